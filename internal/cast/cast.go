@@ -1,0 +1,408 @@
+// Package cast implements cAST chunking (Zhang et al. 2025, Algorithm 1):
+// walk the syntax tree top-down, keep a node whole when it fits the budget,
+// split it into its children when it does not, and greedily merge adjacent
+// siblings up to the budget. It works on bytes and a tree and knows nothing
+// of files or languages: all it asks a node is its byte range, whether it is
+// named or extra, and its children (DESIGN.md guarantee 5).
+//
+// Beyond the paper, and as DESIGN.md requires, the chunks tile the file
+// exactly, a leaf larger than the budget is split instead of dropped,
+// comments travel with the node below them, the keywords and punctuation in
+// front of a split node (its "header", e.g. `export class A {`) travel into
+// its first chunk instead of standing alone, and crumbs merge into a
+// neighbour. The walk uses an explicit stack, so no input can overflow the
+// Go stack however deep its tree is.
+package cast
+
+import (
+	"fmt"
+	"unicode"
+	"unicode/utf8"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/castchunk/castchunk/internal/chunk"
+)
+
+// Chunker turns one parsed file into spans. It keeps buffers between files,
+// so a worker reuses one Chunker; it is not safe for concurrent use.
+type Chunker struct {
+	budget int
+	sizer  chunk.Sizer
+	b      builder
+}
+
+// New returns a chunker for the given budget (>= 1).
+func New(budget int) *Chunker {
+	if budget < 1 {
+		panic(fmt.Sprintf("cast: budget %d < 1", budget))
+	}
+	return &Chunker{budget: budget}
+}
+
+// Chunk splits src, whose syntax tree is tree, into spans that tile src.
+// The returned slice is valid until the next call.
+func (c *Chunker) Chunk(src []byte, tree *sitter.Tree) []chunk.Span {
+	c.sizer.Reset(src)
+	if len(src) == 0 {
+		return nil
+	}
+	if total := c.sizer.Size(0, len(src)); total <= c.budget {
+		return []chunk.Span{{Start: 0, End: len(src), Size: total}}
+	}
+	cursor := tree.Walk()
+	defer cursor.Close()
+	b := &c.b
+	b.reset(src, &c.sizer, c.budget, cursor)
+	root := tree.RootNode()
+	b.walk(b.topUnits(root))
+	return b.spans()
+}
+
+// unit is one sibling in a list the chunker merges: a syntax node, or a run
+// of non-whitespace text the tree left between nodes (a BOM, say).
+type unit struct {
+	start, end, size int
+	extra, named     bool
+	hasKids          bool
+	node             sitter.Node
+}
+
+// atom is an indivisible piece of a chunk being built: a whole node, a group
+// of attached nodes, or a piece of an oversized leaf.
+type atom struct {
+	start, end, size int
+	depth            int  // depth of the sibling list it came from
+	named            bool // a complete named unit, not a keyword or punctuation
+}
+
+// frame is one sibling list on the explicit walk stack.
+type frame struct {
+	units []unit
+	depth int
+	next  int // index of the next unit to take
+	// While the units of an oversized group are taken one by one, groupEnd is
+	// the group's end index; groupFirst/groupGen locate the group's first atom
+	// in the open chunk (stale when the builder's generation moved on).
+	groupEnd   int
+	groupFirst int
+	groupGen   int
+}
+
+// builder accumulates atoms into chunks.
+type builder struct {
+	src    []byte
+	sz     *chunk.Sizer
+	budget int
+	cursor *sitter.TreeCursor
+
+	cur     []atom // the open chunk
+	curSize int
+	gen     int // bumped whenever the open chunk loses its first atoms
+
+	closed []chunk.Span // closed chunks, Start/End of their first/last atom
+	stack  []frame
+}
+
+func (b *builder) reset(src []byte, sz *chunk.Sizer, budget int, cursor *sitter.TreeCursor) {
+	b.src, b.sz, b.budget, b.cursor = src, sz, budget, cursor
+	b.cur, b.curSize, b.gen = b.cur[:0], 0, 0
+	b.closed = b.closed[:0]
+	b.stack = b.stack[:0]
+}
+
+// topUnits is the file seen as one sibling list: the root node and any
+// non-whitespace text outside it (a BOM sits before the root's first byte).
+// That text is not named: it is a header of the root, never a chunk alone.
+func (b *builder) topUnits(root *sitter.Node) []unit {
+	var units []unit
+	start, end := clamp(int(root.StartByte()), 0, len(b.src)), clamp(int(root.EndByte()), 0, len(b.src))
+	prev := 0
+	if end > start {
+		units = b.appendText(units, 0, start)
+		units = append(units, b.nodeUnit(root, start, end))
+		prev = end
+	}
+	return b.appendText(units, prev, len(b.src))
+}
+
+// walk runs Algorithm 1 over the tree with an explicit stack.
+func (b *builder) walk(top []unit) {
+	b.stack = append(b.stack, frame{units: top})
+	for len(b.stack) > 0 {
+		f := &b.stack[len(b.stack)-1]
+		if f.groupEnd > 0 {
+			b.stepInGroup(f)
+			continue
+		}
+		if f.next == len(f.units) {
+			b.stack = b.stack[:len(b.stack)-1]
+			continue
+		}
+		end := b.groupEnd(f.units, f.next)
+		first, last := f.units[f.next], f.units[end-1]
+		size := b.sz.Size(first.start, last.end)
+		if size <= b.budget {
+			b.add(atom{first.start, last.end, size, f.depth, anyNamed(f.units[f.next:end])})
+			f.next = end
+			continue
+		}
+		f.groupEnd, f.groupFirst, f.groupGen = end, len(b.cur), b.gen
+	}
+	b.flush()
+}
+
+// stepInGroup takes the next unit of an oversized group. Units that fit are
+// merged greedily; an oversized one is split, with the group's earlier units
+// (its comments, keywords) carried into its first chunk. The group's last
+// chunk closes when the group ends, as Algorithm 1 closes a chunk after a
+// split node.
+func (b *builder) stepInGroup(f *frame) {
+	if f.next == f.groupEnd {
+		f.groupEnd = 0
+		b.flush()
+		return
+	}
+	u := f.units[f.next]
+	f.next++
+	if u.size <= b.budget {
+		if b.curSize+u.size > b.budget {
+			b.detachBefore(f, u)
+		}
+		b.add(atom{u.start, u.end, u.size, f.depth, u.named})
+		return
+	}
+	b.detachBefore(f, u)
+	if u.hasKids {
+		kids := b.children(u)
+		depth := f.depth + 1 // f is invalid once the stack grows
+		b.stack = append(b.stack, frame{units: kids, depth: depth})
+		return
+	}
+	b.addPieces(u.start, u.end, f.depth+1)
+}
+
+// addPieces adds an oversized leaf or text run as pieces that fit, the
+// first one filling the room left in the open chunk.
+func (b *builder) addPieces(start, end, depth int) {
+	for _, p := range chunk.SplitText(nil, b.sz, start, end, b.budget-b.curSize, b.budget) {
+		b.add(atom{p.Start, p.End, p.Size, depth, true})
+	}
+}
+
+// detachBefore closes, ahead of unit u of an oversized group, the part of
+// the open chunk that does not belong with u: everything up to the last
+// complete named sibling that a blank line separates from what follows it.
+// What comes after that sibling stays open and goes into u's first chunk:
+// the group's comments and keywords, a header carried from the enclosing
+// node (`class A:`, `public class A` above a brace on its own line), code
+// written directly above u with no blank line between.
+func (b *builder) detachBefore(f *frame, u unit) {
+	groupFirst := f.groupFirst
+	if f.groupGen != b.gen {
+		groupFirst = 0
+	}
+	cut := -1
+	for i := groupFirst - 1; i >= 0; i-- {
+		a := b.cur[i]
+		next := u.start
+		if i+1 < len(b.cur) {
+			next = b.cur[i+1].start
+		}
+		if a.depth == f.depth && a.named && newlines(b.src[a.end:next]) >= 2 {
+			cut = i
+			break
+		}
+	}
+	if cut < 0 {
+		return
+	}
+	size := 0
+	for _, a := range b.cur[:cut+1] {
+		size += a.size
+	}
+	b.closed = append(b.closed, chunk.Span{Start: b.cur[0].start, End: b.cur[cut].end, Size: size})
+	n := copy(b.cur, b.cur[cut+1:])
+	b.cur = b.cur[:n]
+	b.curSize -= size
+	b.gen++
+	f.groupFirst, f.groupGen = groupFirst-(cut+1), b.gen
+}
+
+// add appends an atom to the open chunk, or closes the chunk and opens a new
+// one when the atom does not fit.
+func (b *builder) add(a atom) {
+	if len(b.cur) > 0 && b.curSize+a.size > b.budget {
+		b.flush()
+	}
+	b.cur = append(b.cur, a)
+	b.curSize += a.size
+}
+
+// flush closes the open chunk.
+func (b *builder) flush() {
+	if len(b.cur) == 0 {
+		return
+	}
+	b.closed = append(b.closed, chunk.Span{Start: b.cur[0].start, End: b.cur[len(b.cur)-1].end, Size: b.curSize})
+	b.cur = b.cur[:0]
+	b.curSize = 0
+	b.gen++
+}
+
+// groupEnd returns the end of the group of attached units starting at i.
+// A unit is attached to the next when nothing but spaces separates them on
+// one line, or when it is a comment directly above the next (no blank line),
+// unless that comment trails the end of the unit before it.
+func (b *builder) groupEnd(units []unit, i int) int {
+	j := i + 1
+	for ; j < len(units); j++ {
+		prev, next := units[j-1], units[j]
+		breaks := newlines(b.src[prev.end:next.start])
+		if breaks == 0 {
+			continue
+		}
+		if breaks == 1 && prev.extra && !(j-1 > i && newlines(b.src[units[j-2].end:prev.start]) == 0) {
+			continue
+		}
+		break
+	}
+	return j
+}
+
+// children lists the units under u: its child nodes and any non-whitespace
+// text between them that no child covers. Zero-width nodes carry no text and
+// are skipped.
+func (b *builder) children(u unit) []unit {
+	var out []unit
+	prev := u.start
+	b.cursor.Reset(u.node)
+	if b.cursor.GotoFirstChild() {
+		for {
+			n := b.cursor.Node()
+			s, e := clamp(int(n.StartByte()), prev, u.end), clamp(int(n.EndByte()), prev, u.end)
+			if e > s {
+				out = b.appendText(out, prev, s)
+				out = append(out, b.nodeUnit(n, s, e))
+				prev = e
+			}
+			if !b.cursor.GotoNextSibling() {
+				break
+			}
+		}
+	}
+	return b.appendText(out, prev, u.end)
+}
+
+func (b *builder) nodeUnit(n *sitter.Node, start, end int) unit {
+	return unit{
+		start: start, end: end, size: b.sz.Size(start, end),
+		extra: n.IsExtra(), named: n.IsNamed(), hasKids: n.ChildCount() > 0,
+		node: *n,
+	}
+}
+
+// appendText adds the non-whitespace part of src[a:c], if any, as a text
+// unit, so that the gaps left between units hold only whitespace.
+func (b *builder) appendText(units []unit, a, c int) []unit {
+	if a >= c || b.sz.Size(a, c) == 0 {
+		return units
+	}
+	first, last := -1, -1
+	for i := a; i < c; {
+		r, w := utf8.DecodeRune(b.src[i:c])
+		if !unicode.IsSpace(r) {
+			if first < 0 {
+				first = i
+			}
+			last = i + w
+		}
+		i += w
+	}
+	if first < 0 { // only when a is inside a malformed UTF-8 sequence
+		return units
+	}
+	return append(units, unit{start: first, end: last, size: b.sz.Size(first, last)})
+}
+
+// spans merges crumbs into a neighbour and turns the chunks into byte spans
+// that tile the file, placing each boundary by DESIGN.md's rule: at the start
+// of the line of the next chunk's first node when a line break separates
+// them, else right at that node.
+func (b *builder) spans() []chunk.Span {
+	chunks := mergeCrumbs(b.closed, b.budget)
+	out := make([]chunk.Span, len(chunks))
+	start := 0
+	for i := range chunks {
+		end := len(b.src)
+		if i+1 < len(chunks) {
+			end = boundary(b.src, chunks[i].End, chunks[i+1].Start)
+		}
+		out[i] = chunk.Span{Start: start, End: end, Size: b.sz.Size(start, end)}
+		start = end
+	}
+	return out
+}
+
+// boundary places the cut in the whitespace gap src[a:c] between two chunks.
+func boundary(src []byte, a, c int) int {
+	for i := c - 1; i >= a; i-- {
+		if src[i] == '\n' {
+			return i + 1
+		}
+	}
+	return c
+}
+
+// crumbLimit is the size up to which a chunk is a crumb: a closing brace, a
+// lone keyword, too small to retrieve on its own.
+func crumbLimit(budget int) int {
+	return clamp(budget/20, 1, 50)
+}
+
+// mergeCrumbs merges each crumb into its previous chunk, or else its next
+// one, whenever the merged chunk fits the budget.
+func mergeCrumbs(chunks []chunk.Span, budget int) []chunk.Span {
+	limit := crumbLimit(budget)
+	out := chunks[:0]
+	for i := 0; i < len(chunks); i++ {
+		c := chunks[i]
+		if c.Size <= limit {
+			if n := len(out); n > 0 && out[n-1].Size+c.Size <= budget {
+				out[n-1].End = c.End
+				out[n-1].Size += c.Size
+				continue
+			}
+			if i+1 < len(chunks) && chunks[i+1].Size+c.Size <= budget {
+				chunks[i+1].Start = c.Start
+				chunks[i+1].Size += c.Size
+				continue
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func anyNamed(units []unit) bool {
+	for _, u := range units {
+		if u.named {
+			return true
+		}
+	}
+	return false
+}
+
+func newlines(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c == '\n' {
+			n++
+		}
+	}
+	return n
+}
+
+func clamp(v, lo, hi int) int {
+	return max(lo, min(v, hi))
+}

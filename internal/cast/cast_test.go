@@ -1,0 +1,135 @@
+package cast
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/lang"
+	"github.com/castchunk/castchunk/internal/parse"
+)
+
+// chunkText parses src as language name and returns the chunk contents.
+func chunkText(t testing.TB, name, src string, budget int) []string {
+	t.Helper()
+	spans := chunkSpans(t, name, src, budget)
+	var out []string
+	for _, s := range spans {
+		out = append(out, src[s.Start:s.End])
+	}
+	return out
+}
+
+func chunkSpans(t testing.TB, name, src string, budget int) []chunk.Span {
+	t.Helper()
+	p := parse.New(0)
+	defer p.Close()
+	tree, err := p.Parse([]byte(src), lang.ByName(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	spans := New(budget).Chunk([]byte(src), tree)
+	var sz chunk.Sizer
+	sz.Reset([]byte(src))
+	if err := chunk.Check(&sz, spans, budget); err != nil {
+		t.Fatalf("guarantees broken: %v", err)
+	}
+	return append([]chunk.Span(nil), spans...)
+}
+
+func TestExactChunks(t *testing.T) {
+	tests := []struct {
+		name   string
+		lang   string
+		budget int
+		src    string
+		want   []string
+	}{
+		{"empty file", "python", 10, "", nil},
+		{"whole file fits", "python", 100, "x = 1\ny = 2\n", []string{"x = 1\ny = 2\n"}},
+		{"one line without final newline", "python", 3, "x = 12", []string{"x = ", "12"}},
+		{"siblings merge up to the budget", "python", 8, "a = 1\nb = 2\nc = 3\n",
+			[]string{"a = 1\nb = 2\n", "c = 3\n"}},
+		{"node larger than the budget is split; its header goes with the first part", "python", 12,
+			"def f():\n    a = 1\n    b = 2\n    return a\n",
+			[]string{"def f():\n    a = 1\n", "    b = 2\n    return a\n"}},
+		{"token larger than the budget is split, never dropped", "python", 10,
+			"s = '" + strings.Repeat("a", 25) + "'\n",
+			[]string{"s = '" + strings.Repeat("a", 7), strings.Repeat("a", 10), strings.Repeat("a", 8) + "'\n"}},
+		{"a block that fits stays whole", "python", 12,
+			"def f(x):\n    y = x\n    return y\n",
+			[]string{"def f(x):\n", "    y = x\n    return y\n"}},
+		{"comment directly above a function travels with it", "python", 40,
+			"import os\n\n# add two numbers\ndef add(a, b):\n    return a + b\n",
+			[]string{"import os\n\n", "# add two numbers\ndef add(a, b):\n    return a + b\n"}},
+		{"trailing comment stays with its line", "python", 8,
+			"x = 1  # one\ny = 2\nz = 3\n",
+			[]string{"x = 1  # one\n", "y = 2\nz = 3\n"}},
+		{"CRLF line ends stay in the chunk before the cut", "python", 8,
+			"a = 1\r\nb = 2\r\nc = 3\r\n",
+			[]string{"a = 1\r\nb = 2\r\n", "c = 3\r\n"}},
+		{"BOM belongs to the first chunk and counts as a character", "python", 6,
+			"\ufeffa = 1\nb = 2\nc = 3\n",
+			[]string{"\ufeffa = 1\n", "b = 2\nc = 3\n"}},
+		{"tabs are whitespace and indentation goes with the next chunk", "java", 14,
+			"class A {\n\tint x;\n\tint y;\n\tint z;\n}\n",
+			[]string{"class A {\n\tint x;\n", "\tint y;\n\tint z;\n}\n"}},
+		{"budget counts code points, not bytes", "python", 6,
+			"é = 'ü'\nß = 'ö'\n",
+			[]string{"é = 'ü'\n", "ß = 'ö'\n"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := chunkText(t, tt.lang, tt.src, tt.budget)
+			if !equal(got, tt.want) {
+				t.Errorf("chunks:\n%q\nwant:\n%q", got, tt.want)
+			}
+		})
+	}
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestDebugPrint(t *testing.T) {
+	src := `import os
+import sys
+
+
+# Helper comment
+# second line
+def helper(a, b):
+    """Docstring."""
+    return a + b
+
+
+class Greeter:
+    """A greeter."""
+
+    def __init__(self, name):
+        self.name = name
+
+    # greet the user
+    def greet(self):
+        print("Hello, " + self.name)
+        print("again")
+        return True
+`
+	for _, b := range []int{30, 60, 1000} {
+		for i, c := range chunkText(t, "python", src, b) {
+			fmt.Printf("== budget %d chunk %d (size %d)\n%s", b, i, chunk.Size([]byte(c)), strings.ReplaceAll(c, "\n", "⏎\n"))
+			fmt.Println()
+		}
+	}
+}
