@@ -1,7 +1,6 @@
 package cast
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -102,34 +101,40 @@ func equal(a, b []string) bool {
 	return true
 }
 
-func TestDebugPrint(t *testing.T) {
-	src := `import os
-import sys
+func TestHeaderOnItsOwnLineGoesWithTheBody(t *testing.T) {
+	// The class body (46 characters) is over the budget; the class header,
+	// on the line above the brace, goes into the body's first chunk.
+	src := "public class Greeter\n{\n    public int A() { return 1; }\n    public int B() { return 2; }\n}\n"
+	got := chunkText(t, "csharp", src, 45)
+	want := []string{
+		"public class Greeter\n{\n    public int A() { return 1; }\n",
+		"    public int B() { return 2; }\n}\n",
+	}
+	if !equal(got, want) {
+		t.Errorf("chunks:\n%q\nwant:\n%q", got, want)
+	}
+}
 
-
-# Helper comment
-# second line
-def helper(a, b):
-    """Docstring."""
-    return a + b
-
-
-class Greeter:
-    """A greeter."""
-
-    def __init__(self, name):
-        self.name = name
-
-    # greet the user
-    def greet(self):
-        print("Hello, " + self.name)
-        print("again")
-        return True
-`
-	for _, b := range []int{30, 60, 1000} {
-		for i, c := range chunkText(t, "python", src, b) {
-			fmt.Printf("== budget %d chunk %d (size %d)\n%s", b, i, chunk.Size([]byte(c)), strings.ReplaceAll(c, "\n", "⏎\n"))
-			fmt.Println()
+func TestCrumbMergesIntoPreviousChunk(t *testing.T) {
+	// The closing brace of the class would be a chunk of its own after the
+	// oversized method; it merges back into the method's last chunk.
+	src := "class A {\n  void f() {\n    int a = 1;\n    int b = 2;\n  }\n}\n"
+	got := chunkText(t, "java", src, 20)
+	for i, c := range got {
+		if strings.TrimSpace(c) == "}" {
+			t.Errorf("chunk %d is a lone brace: %q", i, got)
 		}
+	}
+	if last := got[len(got)-1]; !strings.HasSuffix(last, "  }\n}\n") {
+		t.Errorf("last chunk %q should end with both braces", last)
+	}
+}
+
+func TestDeepNestingDoesNotOverflow(t *testing.T) {
+	const depth = 50000
+	src := "x = " + strings.Repeat("(", depth) + "1" + strings.Repeat(")", depth) + "\n"
+	spans := chunkSpans(t, "python", src, 100)
+	if len(spans) < 2*depth/100 {
+		t.Errorf("only %d chunks for %d characters", len(spans), 2*depth)
 	}
 }

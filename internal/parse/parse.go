@@ -117,6 +117,7 @@ type Parser struct {
 	src     *C.source // C memory: tree-sitter keeps a pointer to it while parsing
 	timeout time.Duration
 	stopped atomic.Bool
+	mu      sync.Mutex // orders Cancel against Close, which frees src
 }
 
 // New returns a parser whose parses give up after timeout (0: never).
@@ -128,15 +129,22 @@ func New(timeout time.Duration) *Parser {
 
 // Close frees the parser's C memory.
 func (p *Parser) Close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.parser.Close()
 	C.free(unsafe.Pointer(p.src))
 	p.src = nil
 }
 
 // Cancel stops the parse under way, and every later one, with ErrCancelled.
+// It may be called from any goroutine, even after Close.
 func (p *Parser) Cancel() {
 	p.stopped.Store(true)
-	p.src.cancel = 1
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.src != nil {
+		p.src.cancel = 1
+	}
 }
 
 // Parse parses src as language l. The caller must Close the tree.

@@ -1,0 +1,122 @@
+// Package cli is castchunk's command line. Each command lives in its own
+// file as an options struct and a run function; the streams are injected
+// (Streams), so tests run commands in-process and capture everything. This
+// package turns outcomes into exit statuses; the work itself lives in the
+// walk, pipeline, record and stats packages.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit statuses (DESIGN.md, "Command line").
+const (
+	ExitOK          = 0   // all good
+	ExitFailure     = 1   // the run failed: a write error, an internal error, problems found by verify
+	ExitUsage       = 2   // bad flags or arguments
+	ExitUnreadable  = 3   // output written, but some inputs could not be read
+	ExitInterrupted = 130 // stopped by SIGINT or SIGTERM
+)
+
+// Streams are the standard streams of a command.
+type Streams struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
+
+// exitError carries an exit status out of a command. A nil err means the
+// problem was already reported.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageError marks a bad flag or argument.
+func usageError(format string, args ...any) error {
+	return &exitError{code: ExitUsage, err: fmt.Errorf(format, args...)}
+}
+
+// failure marks a failed run.
+func failure(err error) error { return &exitError{code: ExitFailure, err: err} }
+
+// Execute runs castchunk as a process: the command line, the standard
+// streams, SIGINT/SIGTERM to stop, and a closed stdout reported as EPIPE
+// (so `| head` ends the run quietly) rather than killing the process.
+func Execute() int {
+	signal.Ignore(syscall.SIGPIPE)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Main(ctx, os.Args[1:], Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+}
+
+// Main runs castchunk with args and returns the exit status. Cancelling ctx
+// (on SIGINT or SIGTERM) stops the run with ExitInterrupted.
+func Main(ctx context.Context, args []string, s Streams) int {
+	root := newRoot(s)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if ctx.Err() != nil {
+		fmt.Fprintln(s.Err, "castchunk: interrupted")
+		return ExitInterrupted
+	}
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if !errors.As(err, &ee) { // cobra's own errors: unknown command or flag
+		ee = &exitError{code: ExitUsage, err: err}
+	}
+	if ee.err != nil {
+		fmt.Fprintf(s.Err, "castchunk: %v\n", ee.err)
+		if ee.code == ExitUsage {
+			fmt.Fprintln(s.Err, "Run 'castchunk --help' for usage.")
+		}
+	}
+	return ee.code
+}
+
+func newRoot(s Streams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "castchunk",
+		Short: "Split a source repository into exact, retrieval-ready chunks (JSON Lines)",
+		Long: `castchunk walks a repository, parses every Python, Java, TypeScript/TSX and
+C# file with tree-sitter, and prints one JSON object per chunk on stdout.
+
+Chunks are exact: each record's content is the file's bytes at its byte range,
+a file's chunks rebuild it byte for byte, and no chunk is larger than the
+budget (non-whitespace characters). The default method is cAST (syntax-tree
+split-then-merge); --method sliding gives the line-based baseline.
+
+Exit status: 0 all good; 1 failure; 2 usage error; 3 output written but some
+inputs could not be read; 130 interrupted.`,
+		Version:       versionLine(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(s.In)
+	root.SetOut(s.Out)
+	root.SetErr(s.Err)
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &exitError{code: ExitUsage, err: err}
+	})
+	root.AddCommand(newChunkCmd(s), newVerifyCmd(s), newStatsCmd(s), newLanguagesCmd(s), newVersionCmd(s))
+	return root
+}

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/castchunk/castchunk/internal/record"
+	"github.com/castchunk/castchunk/internal/stats"
+)
+
+// statsOptions are the flags of `castchunk stats`.
+type statsOptions struct {
+	maxSize int
+	json    bool
+}
+
+func newStatsCmd(s Streams) *cobra.Command {
+	o := &statsOptions{}
+	cmd := &cobra.Command{
+		Use:   "stats [FILE.jsonl|-]",
+		Short: "Summarise chunk records: files, chunks, bytes and sizes per language",
+		Long: `Read records (from FILE, or stdin when FILE is - or absent) and print, per
+language and overall: files, chunks, bytes, the size distribution (min,
+median, p90, max, mean as a share of the budget), the share of tiny chunks
+(under 5% of the budget) and a histogram of sizes.`,
+		Example: `  castchunk chunk . | castchunk stats
+  castchunk stats --json chunks.jsonl | jq .total`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runStats(o, args, s)
+		},
+	}
+	cmd.Flags().IntVar(&o.maxSize, "max-size", 2000, "the budget the chunks were made with, for the shares")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print the summary as JSON")
+	return cmd
+}
+
+func runStats(o *statsOptions, args []string, s Streams) error {
+	if o.maxSize < 1 {
+		return usageError("--max-size must be at least 1")
+	}
+	in, name, closeIn, err := openInput(args, s.In)
+	if err != nil {
+		return err
+	}
+	defer closeIn()
+	summary := stats.Summary{Budget: o.maxSize}
+	dec := record.NewDecoder(in)
+	var rec record.Record
+	path, language, fileEnd := "", "", 0
+	flush := func() {
+		if path != "" {
+			summary.AddFile(language, fileEnd)
+		}
+	}
+	for {
+		err := dec.Decode(&rec)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var lineErr *record.LineError
+			if errors.As(err, &lineErr) {
+				return failure(fmt.Errorf("%s: %v", name, err))
+			}
+			return failure(fmt.Errorf("read %s: %w", name, err))
+		}
+		if rec.Path != path {
+			flush()
+			path, language, fileEnd = rec.Path, rec.Language, 0
+		}
+		fileEnd = max(fileEnd, rec.EndByte)
+		summary.AddChunk(rec.Language, rec.Size)
+	}
+	flush()
+	report := summary.Report()
+	if o.json {
+		err = report.WriteJSON(s.Out)
+	} else {
+		err = report.WriteText(s.Out)
+	}
+	if err != nil && !closedPipe(err) {
+		return failure(err)
+	}
+	return nil
+}

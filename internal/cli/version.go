@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/castchunk/castchunk/internal/lang"
+)
+
+// treeSitterModule is the binding whose vendored tree-sitter core parses.
+const treeSitterModule = "github.com/tree-sitter/go-tree-sitter"
+
+// Version is castchunk's own version: the module version of a released
+// build, or "devel" for a build from a checkout.
+func Version() string {
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return "devel"
+}
+
+// versionLine is the one-line answer to --version.
+func versionLine() string {
+	var grammars []string
+	for _, l := range lang.All() {
+		grammars = append(grammars, l.Name+" "+l.Version())
+	}
+	return fmt.Sprintf("castchunk %s (go-tree-sitter %s; grammars: %s)",
+		Version(), lang.ModuleVersion(treeSitterModule), strings.Join(grammars, ", "))
+}
+
+func newVersionCmd(s Streams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version of castchunk and of its grammars",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if _, err := fmt.Fprintln(s.Out, versionLine()); err != nil {
+				return failure(err)
+			}
+			return nil
+		},
+	}
+}

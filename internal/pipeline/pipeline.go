@@ -1,0 +1,329 @@
+// Package pipeline runs read → parse → chunk → encode over many files in
+// parallel and hands the results back in input order. Each worker owns one
+// parser and one chunker of each kind, reused across files; at most a small
+// window of files is in flight, so memory is bounded by a few files, never
+// by the size of the repository.
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/castchunk/castchunk/internal/cast"
+	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/lang"
+	"github.com/castchunk/castchunk/internal/parse"
+	"github.com/castchunk/castchunk/internal/record"
+	"github.com/castchunk/castchunk/internal/sliding"
+)
+
+// Method names, as they appear in records.
+const (
+	MethodCast    = "cast"
+	MethodSliding = "sliding"
+)
+
+// Job is one file to chunk.
+type Job struct {
+	Path   string // display path, written into records
+	OSPath string // path to read
+	Lang   *lang.Language
+}
+
+// Config is how every file is chunked.
+type Config struct {
+	Jobs         int    // workers; < 1 means 1
+	Method       string // MethodCast or MethodSliding
+	Budget       int
+	Sliding      sliding.Options // for MethodSliding, and the fallback when a parse fails
+	ParseTimeout time.Duration
+	MaxFileSize  int64 // > 0: files that grew past it since listing are skipped
+}
+
+// Skip says why a file produced no records although it was read.
+type Skip int
+
+// Reasons a file is skipped. SkipNone means the file was chunked.
+const (
+	SkipNone Skip = iota
+	SkipBinary
+	SkipEncoding
+	SkipTooLarge
+	SkipUnreadable
+)
+
+func (s Skip) String() string {
+	return [...]string{"", "binary", "encoding", "too large", "unreadable"}[s]
+}
+
+// Result is the outcome for one file, delivered in job order.
+type Result struct {
+	Job      Job
+	Records  []byte // the file's JSON Lines; valid until the sink returns
+	Method   string // method actually used (sliding after a parse failure)
+	Bytes    int    // file size
+	Sizes    []int  // chunk sizes, in order
+	Syntax   bool   // the tree has syntax errors (chunked anyway)
+	Skip     Skip
+	Warning  string // for the user: why it was skipped or fell back; "" when all went well
+	Internal error  // a bug: the chunker broke a guarantee; the file is left out
+}
+
+// binaryProbe is how much of a file is searched for a NUL byte, as git does.
+const binaryProbe = 8000
+
+// Run chunks the jobs with cfg.Jobs workers and calls sink with each result
+// in job order. It stops at the first sink error or when ctx is done, and
+// returns that error.
+func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) error {
+	workers := max(cfg.Jobs, 1)
+	window := 2 * workers // results materialised at once
+	ctx, cancel := context.WithCancel(ctx)
+
+	// Job i's result goes to slot i%window: the credits make sure job i is
+	// handed out only after result i-window was consumed, so a slot is free.
+	slots := make([]chan *Result, window)
+	for i := range slots {
+		slots[i] = make(chan *Result, 1)
+	}
+	credits := make(chan struct{}, window)
+	next := make(chan int)
+	go func() { // dispatcher: hands out job indexes while the window has room
+		defer close(next)
+		for i := range jobs {
+			select {
+			case credits <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := newWorker(cfg)
+			defer w.close()
+			stop := context.AfterFunc(ctx, w.parser.Cancel)
+			defer stop()
+			for i := range next {
+				slots[i%window] <- w.run(jobs[i])
+			}
+		}()
+	}
+	defer func() { // stop the dispatcher first, or it may wait for credits forever
+		cancel()
+		wg.Wait()
+	}()
+
+	for i := range jobs {
+		var r *Result
+		select {
+		case r = <-slots[i%window]:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if err := sink(r); err != nil {
+			return err
+		}
+		<-credits
+	}
+	return nil
+}
+
+// worker holds one goroutine's reusable state.
+type worker struct {
+	cfg     Config
+	parser  *parse.Parser
+	cast    *cast.Chunker
+	sliding *sliding.Chunker
+	sizer   chunk.Sizer
+	encoder record.Encoder
+}
+
+func newWorker(cfg Config) *worker {
+	return &worker{
+		cfg:     cfg,
+		parser:  parse.New(cfg.ParseTimeout),
+		cast:    cast.New(cfg.Budget),
+		sliding: sliding.New(cfg.Sliding),
+	}
+}
+
+func (w *worker) close() { w.parser.Close() }
+
+// run processes one file. Buffers are per result, so the writer may hold a
+// result while this worker moves on.
+func (w *worker) run(job Job) *Result {
+	r := &Result{Job: job, Method: w.cfg.Method}
+	src, err := readFile(job.OSPath, w.cfg.MaxFileSize)
+	if err != nil {
+		r.Skip, r.Warning = classify(err)
+		return r
+	}
+	r.Bytes = len(src)
+	if r.Skip, r.Warning = checkText(src); r.Skip != SkipNone {
+		return r
+	}
+	spans, err := w.chunk(r, src)
+	if err != nil {
+		r.Internal = err
+		return r
+	}
+	for _, s := range spans {
+		r.Sizes = append(r.Sizes, s.Size)
+	}
+	r.Records, err = w.encoder.AppendFile(nil, record.File{Path: job.Path, Language: job.Lang.Name, Method: r.Method, Src: src}, spans)
+	if err != nil {
+		r.Internal = err
+	}
+	return r
+}
+
+// chunk runs the configured method, falling back to sliding windows when the
+// file cannot be parsed in time, and checks the guarantees before anything
+// is written.
+func (w *worker) chunk(r *Result, src []byte) ([]chunk.Span, error) {
+	var spans []chunk.Span
+	if r.Method == MethodCast {
+		tree, err := w.parser.Parse(src, r.Job.Lang)
+		switch {
+		case err == nil:
+			r.Syntax = tree.RootNode().HasError()
+			spans = w.cast.Chunk(src, tree)
+			tree.Close()
+		case errors.Is(err, parse.ErrTimeout):
+			r.Method = MethodSliding
+			r.Warning = fmt.Sprintf("parse timed out after %v; chunked with the sliding method", w.cfg.ParseTimeout)
+		default:
+			r.Method = MethodSliding
+			r.Warning = fmt.Sprintf("%v; chunked with the sliding method", err)
+		}
+	}
+	if r.Method == MethodSliding {
+		spans = w.sliding.Chunk(src)
+	}
+	if r.Method == MethodCast || !w.cfg.Sliding.Overlapping() {
+		w.sizer.Reset(src)
+		budget := w.cfg.Budget
+		if r.Method == MethodSliding {
+			budget = w.cfg.Sliding.Budget
+		}
+		if err := chunk.Check(&w.sizer, spans, budget); err != nil {
+			return nil, fmt.Errorf("internal error, %s chunker broke a guarantee: %v", r.Method, err)
+		}
+	}
+	return spans, nil
+}
+
+// errTooLarge reports a file that grew past the size limit after listing.
+type errTooLarge struct{ size, limit int64 }
+
+func (e errTooLarge) Error() string {
+	return fmt.Sprintf("file too large (%d bytes > %d byte limit); skipped", e.size, e.limit)
+}
+
+// readFile reads a whole file, refusing to read more than limit bytes.
+func readFile(name string, limit int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file")
+	}
+	if limit > 0 && info.Size() > limit {
+		return nil, errTooLarge{info.Size(), limit}
+	}
+	// Read to EOF rather than trusting the size: the file may change.
+	buf := make([]byte, 0, info.Size()+1)
+	for {
+		if limit > 0 && int64(len(buf)) > limit {
+			return nil, errTooLarge{int64(len(buf)), limit}
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// classify turns a read error into a skip reason and a message for people.
+func classify(err error) (Skip, string) {
+	var large errTooLarge
+	if errors.As(err, &large) {
+		return SkipTooLarge, large.Error()
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return SkipUnreadable, "no such file or directory (did it vanish while castchunk ran?)"
+	case errors.Is(err, fs.ErrPermission):
+		return SkipUnreadable, "permission denied"
+	}
+	return SkipUnreadable, err.Error()
+}
+
+// checkText says why src cannot be chunked as text (SkipNone when it can).
+// The policy (README, "Encodings"): UTF-8 only, with or without a BOM; files
+// in other encodings are skipped with a warning, never transcoded or
+// emitted with replaced characters.
+func checkText(src []byte) (Skip, string) {
+	if isUTF16(src) {
+		return SkipEncoding, "UTF-16 text is not supported, only UTF-8; skipped"
+	}
+	if bytes.IndexByte(src[:min(len(src), binaryProbe)], 0) >= 0 {
+		return SkipBinary, "binary file (NUL byte); skipped"
+	}
+	body := bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+	if !utf8.Valid(body) {
+		return SkipEncoding, fmt.Sprintf("not valid UTF-8 (bad byte at offset %d); skipped", len(src)-len(body)+invalidAt(body))
+	}
+	return SkipNone, ""
+}
+
+func isUTF16(src []byte) bool {
+	return bytes.HasPrefix(src, []byte{0xff, 0xfe}) || bytes.HasPrefix(src, []byte{0xfe, 0xff})
+}
+
+// invalidAt returns the offset of the first byte that is not valid UTF-8.
+func invalidAt(b []byte) int {
+	for i := 0; i < len(b); {
+		r, w := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && w == 1 {
+			return i
+		}
+		i += w
+	}
+	return len(b)
+}

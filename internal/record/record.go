@@ -1,0 +1,100 @@
+// Package record owns castchunk's output format (DESIGN.md "A record"): one
+// JSON object per line, the fields in a fixed order, no whitespace:
+//
+//	{"id":"…","path":"…","language":"…","method":"…","index":0,"start_line":1,"end_line":3,"start_byte":0,"end_byte":42,"size":30,"content":"…"}
+//
+// The Encoder writes it (the hot path: no reflection, no per-record
+// allocation) and the Decoder reads it back strictly for `castchunk verify`.
+//
+// # Strings
+//
+// Strings are written as their UTF-8 bytes. Only what JSON requires or what
+// breaks JavaScript consumers is escaped: `"` and `\`, control characters
+// below U+0020 (\n \r \t \b \f in short form, the others as \u00XX) and
+// U+2028 / U+2029 as \u2028 / \u2029. `<`, `>`, `&`, DEL and a BOM (U+FEFF,
+// kept in the first chunk's content) are written as is. A string that is not
+// valid UTF-8 cannot be written exactly, so the encoder refuses it with an
+// *InvalidUTF8Error rather than replace characters (the pipeline skips such
+// files earlier; this is the safety net).
+//
+// # Line numbers
+//
+// start_line and end_line are 1-based and inclusive: the lines of the first
+// and of the last byte of content. A line ends at '\n' and the '\n' belongs
+// to the line it ends, so a chunk that ends right after a '\n' has the line of
+// that '\n' as its end_line. A lone '\r' is not a line break (CRLF files count
+// like LF files; old Mac CR-only files count as one line), matching git, grep
+// and most editors' line numbers for text that has '\n' in it.
+//
+// # The id
+//
+// id is 32 lowercase hex characters: the first 16 bytes of
+//
+//	SHA-256(path + "\x00" + content + "\x00" + decimal(k))
+//
+// where path is the record's path, content its exact bytes, and k the number
+// of earlier chunks (lower index) of the same file whose content is byte-for-byte
+// identical (0 for the first occurrence), written in decimal ASCII without
+// leading zeros. The id therefore stays the same while a chunk's path and
+// content stay the same, even when text above it changed, so downstream
+// indexes can skip re-embedding it; k makes it unique within an output even
+// when sliding windows repeat content. ID computes it.
+package record
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+)
+
+// Field names in DESIGN order; the encoder writes and the decoder expects
+// exactly this sequence.
+var fieldNames = [...]string{
+	"id", "path", "language", "method",
+	"index", "start_line", "end_line", "start_byte", "end_byte", "size",
+	"content",
+}
+
+// IDLen is the length of an id in hex characters (16 bytes of SHA-256).
+const IDLen = 32
+
+// Record is one decoded output line.
+type Record struct {
+	ID        string
+	Path      string
+	Language  string
+	Method    string
+	Index     int
+	StartLine int
+	EndLine   int
+	StartByte int
+	EndByte   int
+	Size      int
+	Content   string
+}
+
+// ID returns the id of a chunk of path with the given content that is the
+// occurrence-th earlier repeat of that content in its file (0 for the first);
+// see the package documentation for the recipe.
+func ID(path string, content []byte, occurrence int) string {
+	h := sha256.New()
+	h.Write([]byte(path))
+	h.Write([]byte{0})
+	h.Write(content)
+	h.Write(strconv.AppendInt([]byte{0}, int64(occurrence), 10))
+	return hex.EncodeToString(h.Sum(nil)[:IDLen/2])
+}
+
+// validID reports whether s has the form of an id: 32 lowercase hex digits.
+func validID(s string) bool {
+	if len(s) != IDLen {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}

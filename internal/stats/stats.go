@@ -1,0 +1,239 @@
+// Package stats summarises chunks: files, chunks and bytes per language, the
+// size distribution against the budget, and files skipped by reason. Both
+// `castchunk chunk --stats` and `castchunk stats` report through it, so the
+// two always agree on what they measure.
+package stats
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Summary accumulates counts; the zero value with Budget set is ready.
+type Summary struct {
+	Budget    int // chunk budget the sizes are compared with; 0 when unknown
+	languages map[string]*group
+	skipped   map[string]int
+	fallback  int
+	syntax    int
+}
+
+// group is the tally of one language (or of everything).
+type group struct {
+	files, chunks int
+	bytes         int64
+	sizes         []int32
+}
+
+// tinyShare is the size, as a share of the budget, under which a chunk
+// counts as tiny (a crumb) in the report.
+const tinyShare = 0.05
+
+// AddFile counts one chunked file of the given language.
+func (s *Summary) AddFile(language string, bytes int) {
+	g := s.group(language)
+	g.files++
+	g.bytes += int64(bytes)
+}
+
+// AddChunk counts one chunk of the given language.
+func (s *Summary) AddChunk(language string, size int) {
+	g := s.group(language)
+	g.chunks++
+	g.sizes = append(g.sizes, int32(size))
+}
+
+// Skip counts a file left out, by reason ("binary", "too large", …).
+func (s *Summary) Skip(reason string) {
+	if s.skipped == nil {
+		s.skipped = map[string]int{}
+	}
+	s.skipped[reason]++
+}
+
+// Fallback counts a file chunked with the sliding method because it could
+// not be parsed.
+func (s *Summary) Fallback() { s.fallback++ }
+
+// SyntaxErrors counts a file whose tree has syntax errors.
+func (s *Summary) SyntaxErrors() { s.syntax++ }
+
+func (s *Summary) group(language string) *group {
+	if s.languages == nil {
+		s.languages = map[string]*group{}
+	}
+	g := s.languages[language]
+	if g == nil {
+		g = &group{}
+		s.languages[language] = g
+	}
+	return g
+}
+
+// Dist is a size distribution.
+type Dist struct {
+	Min, Median, P90, Max int
+	Mean                  float64
+	MeanShare             float64 `json:",omitempty"` // mean / budget
+	TinyShare             float64 `json:",omitempty"` // share of chunks under 5% of the budget
+}
+
+// Line is the report for one language or for all.
+type Line struct {
+	Language string `json:"language"`
+	Files    int    `json:"files"`
+	Chunks   int    `json:"chunks"`
+	Bytes    int64  `json:"bytes"`
+	Sizes    Dist   `json:"sizes"`
+}
+
+// Report is the whole summary, as `--json` prints it.
+type Report struct {
+	Budget       int            `json:"budget,omitempty"`
+	Languages    []Line         `json:"languages"`
+	Total        Line           `json:"total"`
+	Skipped      map[string]int `json:"skipped,omitempty"`
+	Fallback     int            `json:"sliding_fallback,omitempty"`
+	SyntaxErrors int            `json:"files_with_syntax_errors,omitempty"`
+	Histogram    []Bin          `json:"histogram,omitempty"`
+}
+
+// Bin is one bar of the size histogram: chunks with Lo <= size < Hi.
+type Bin struct {
+	Lo, Hi, Count int
+}
+
+// Report computes the figures.
+func (s *Summary) Report() Report {
+	r := Report{Budget: s.Budget, Skipped: s.skipped, Fallback: s.fallback, SyntaxErrors: s.syntax}
+	var names []string
+	for name := range s.languages {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	all := &group{}
+	for _, name := range names {
+		g := s.languages[name]
+		r.Languages = append(r.Languages, s.line(name, g))
+		all.files += g.files
+		all.chunks += g.chunks
+		all.bytes += g.bytes
+		all.sizes = append(all.sizes, g.sizes...)
+	}
+	r.Total = s.line("all", all)
+	r.Histogram = s.histogram(all.sizes)
+	return r
+}
+
+func (s *Summary) line(name string, g *group) Line {
+	return Line{Language: name, Files: g.files, Chunks: g.chunks, Bytes: g.bytes, Sizes: s.dist(g.sizes)}
+}
+
+// dist sorts sizes in place and describes them.
+func (s *Summary) dist(sizes []int32) Dist {
+	if len(sizes) == 0 {
+		return Dist{}
+	}
+	sort.Slice(sizes, func(i, j int) bool { return sizes[i] < sizes[j] })
+	var sum int64
+	tiny := 0
+	for _, v := range sizes {
+		sum += int64(v)
+		if s.Budget > 0 && float64(v) < tinyShare*float64(s.Budget) {
+			tiny++
+		}
+	}
+	d := Dist{
+		Min:    int(sizes[0]),
+		Median: int(sizes[(len(sizes)-1)/2]),
+		P90:    int(sizes[(len(sizes)-1)*9/10]),
+		Max:    int(sizes[len(sizes)-1]),
+		Mean:   float64(sum) / float64(len(sizes)),
+	}
+	if s.Budget > 0 {
+		d.MeanShare = d.Mean / float64(s.Budget)
+		d.TinyShare = float64(tiny) / float64(len(sizes))
+	}
+	return d
+}
+
+// histogram makes ten bars over [0, budget] (or [0, max] without a budget).
+func (s *Summary) histogram(sizes []int32) []Bin {
+	top := s.Budget
+	for _, v := range sizes {
+		top = max(top, int(v))
+	}
+	if len(sizes) == 0 || top == 0 {
+		return nil
+	}
+	const bars = 10
+	width := (top + bars) / bars // the last bar includes top itself
+	bins := make([]Bin, bars)
+	for i := range bins {
+		bins[i] = Bin{Lo: i * width, Hi: (i + 1) * width}
+	}
+	for _, v := range sizes {
+		bins[min(int(v)/width, bars-1)].Count++
+	}
+	return bins
+}
+
+// WriteText prints the report for people.
+func (r Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-12s %7s %8s %10s %6s %6s %6s %6s %7s", "language", "files", "chunks", "MB", "min", "median", "p90", "max", "mean")
+	if r.Budget > 0 {
+		fmt.Fprintf(&b, " %6s %6s", "of max", "tiny")
+	}
+	b.WriteString("\n")
+	for _, l := range append(r.Languages, r.Total) {
+		d := l.Sizes
+		fmt.Fprintf(&b, "%-12s %7d %8d %10.2f %6d %6d %6d %6d %7.1f", l.Language, l.Files, l.Chunks, float64(l.Bytes)/1e6, d.Min, d.Median, d.P90, d.Max, d.Mean)
+		if r.Budget > 0 {
+			fmt.Fprintf(&b, " %5.1f%% %5.1f%%", 100*d.MeanShare, 100*d.TinyShare)
+		}
+		b.WriteString("\n")
+	}
+	if len(r.Skipped) > 0 {
+		var reasons []string
+		for reason, n := range r.Skipped {
+			reasons = append(reasons, fmt.Sprintf("%s %d", reason, n))
+		}
+		sort.Strings(reasons)
+		fmt.Fprintf(&b, "skipped files: %s\n", strings.Join(reasons, ", "))
+	}
+	if r.Fallback > 0 {
+		fmt.Fprintf(&b, "chunked with sliding windows after a failed parse: %d\n", r.Fallback)
+	}
+	if r.SyntaxErrors > 0 {
+		fmt.Fprintf(&b, "files with syntax errors (chunked by cast anyway): %d\n", r.SyntaxErrors)
+	}
+	writeHistogram(&b, r.Histogram)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeHistogram draws the bars with '#', 40 for the fullest.
+func writeHistogram(b *strings.Builder, bins []Bin) {
+	most := 0
+	for _, bin := range bins {
+		most = max(most, bin.Count)
+	}
+	if most == 0 {
+		return
+	}
+	b.WriteString("chunk sizes:\n")
+	for _, bin := range bins {
+		fmt.Fprintf(b, "  %6d-%-6d %8d %s\n", bin.Lo, bin.Hi-1, bin.Count, strings.Repeat("#", (bin.Count*40+most-1)/most))
+	}
+}
+
+// WriteJSON prints the report as one JSON document.
+func (r Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}

@@ -1,0 +1,409 @@
+package walk
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// scope is the ignore context of a part of the walk: a git work tree, or
+// (outside any) the root argument's directory.
+type scope struct {
+	top     string        // OS path of the directory ignore paths are relative to
+	inRepo  bool          // top is a git work tree
+	repo    []*ignoreList // info/exclude and global excludes
+	tracked *tracked      // index content; nil outside a repository or when unreadable
+}
+
+// dirFrame is one directory being walked.
+type dirFrame struct {
+	os    string // OS path
+	rel   string // relative to the root argument, "" for the root itself
+	top   string // relative to the scope's top, "" for the top itself
+	sc    *scope
+	stack ignoreStack
+}
+
+// child is the frame of an entry of f (the stack is f's: the entry's own
+// .gitignore, if a directory, is pushed when it is walked).
+func (f dirFrame) child(name string) dirFrame {
+	return dirFrame{
+		os:    filepath.Join(f.os, name),
+		rel:   joinRel(f.rel, name),
+		top:   joinRel(f.top, name),
+		sc:    f.sc,
+		stack: f.stack,
+	}
+}
+
+// rootWalk walks one root argument.
+type rootWalk struct {
+	*walker
+	display string        // the root's display path
+	active  []os.FileInfo // directories being walked, for loop detection
+}
+
+// disp turns a root-relative path into a display path.
+func (rw *rootWalk) disp(rel string) string {
+	if rel == "" {
+		return rw.display
+	}
+	return path.Join(rw.display, rel)
+}
+
+// dirRoot walks a directory argument.
+func (w *walker) dirRoot(display, osPath string, info os.FileInfo) {
+	rw := &rootWalk{walker: w, display: display}
+	abs := realPath(osPath)
+	if hasComponent(filepath.ToSlash(abs), ".git") {
+		w.warn(display, "inside a .git directory; skipped", Notice)
+		return
+	}
+	sc, relRoot := w.scopeFor(abs, display)
+	f := dirFrame{os: osPath, top: relRoot, sc: sc, stack: ignoreStack{repo: sc.repo}}
+	if sc.inRepo {
+		st, ignored := leadingStack(sc, relRoot)
+		f.stack = st
+		if ignored {
+			w.warn(display, "directory is ignored by git: only tracked files are listed (--no-ignore lists all)", Notice)
+		} else {
+			rw.enterDir(f, info, true)
+		}
+		rw.trackedPass(sc, relRoot, "", osPath)
+		return
+	}
+	rw.enterDir(f, info, true)
+}
+
+// hasComponent reports whether the '/'-separated path has the component.
+func hasComponent(p, name string) bool {
+	for _, c := range strings.Split(p, "/") {
+		if c == name {
+			return true
+		}
+	}
+	return false
+}
+
+// realPath is the absolute, symlink-free form of p, for repository
+// discovery (a symlinked root is followed, like git's cwd would be).
+func realPath(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	return abs
+}
+
+// scopeFor finds the scope of a directory root and the root's path
+// relative to the scope's top.
+func (w *walker) scopeFor(abs, display string) (*scope, string) {
+	if w.opts.NoIgnore {
+		return &scope{top: abs}, ""
+	}
+	r := findRepo(abs)
+	if r == nil {
+		return &scope{top: abs}, ""
+	}
+	rel, err := filepath.Rel(r.top, abs)
+	if err != nil || rel == "." {
+		rel = ""
+	}
+	return w.repoScope(r, display), filepath.ToSlash(rel)
+}
+
+// repoScope loads (once per List) the repository-wide rules and the index.
+func (w *walker) repoScope(r *repo, display string) *scope {
+	if sc, ok := w.scopes[r.top]; ok {
+		return sc
+	}
+	sc := &scope{top: r.top, inRepo: true, repo: repoIgnoreLists(r)}
+	t, err := readIndex(r)
+	if err != nil {
+		w.warn(display, indexError(err), Notice)
+	} else {
+		sc.tracked = t
+	}
+	w.scopes[r.top] = sc
+	return sc
+}
+
+// leadingStack reads the .gitignore files from the top of the work tree
+// down to the root's parent, and tells whether the root or one of its
+// parents is ignored (git's treat_leading_path).
+func leadingStack(sc *scope, relRoot string) (ignoreStack, bool) {
+	st := ignoreStack{repo: sc.repo}
+	if relRoot == "" {
+		return st, false
+	}
+	dir, cur := sc.top, ""
+	for _, comp := range strings.Split(relRoot, "/") {
+		st = st.push(readIgnoreFile(filepath.Join(dir, ".gitignore"), dirBase(cur), true))
+		cur = joinRel(cur, comp)
+		if st.ignored(cur, true) {
+			return st, true
+		}
+		dir = filepath.Join(dir, comp)
+	}
+	return st, false
+}
+
+// dirBase is the ignoreList base of a directory: its path with a slash.
+func dirBase(top string) string {
+	if top == "" {
+		return ""
+	}
+	return top + "/"
+}
+
+// enterDir walks a directory, guarding against symlink loops when
+// following links: a directory that is one of its own ancestors is a loop.
+// info is only needed (and only set) when following links.
+func (rw *rootWalk) enterDir(f dirFrame, info os.FileInfo, isRoot bool) {
+	if rw.opts.Follow && info != nil {
+		for _, a := range rw.active {
+			if os.SameFile(a, info) {
+				rw.warn(rw.disp(f.rel), "symlink loop", Unreadable)
+				return
+			}
+		}
+		rw.active = append(rw.active, info)
+		defer func() { rw.active = rw.active[:len(rw.active)-1] }()
+	}
+	rw.walkDir(f, isRoot)
+}
+
+// walkDir lists one directory, in name order. Whether it holds a .git or
+// a .gitignore is read off its entries, which spares a stat per directory.
+func (rw *rootWalk) walkDir(f dirFrame, isRoot bool) {
+	entries, err := os.ReadDir(f.os)
+	if err != nil {
+		rw.warn(rw.disp(f.rel), reason(err), Unreadable)
+		return
+	}
+	var nested *scope
+	if !rw.opts.NoIgnore {
+		if !isRoot && hasEntry(entries, ".git") && !f.sc.hasTrackedDir(f.top) {
+			gd, ok := gitDirOf(f.os)
+			if ok && f.sc.inRepo {
+				return // git does not enter a nested repository
+			}
+			if ok {
+				// Outside any repository: walk it with its own rules.
+				r := &repo{top: realPath(f.os), gitDir: gd, commonDir: commonDirOf(gd)}
+				nested = rw.repoScope(r, rw.disp(f.rel))
+				f.sc, f.top, f.stack = nested, "", ignoreStack{repo: nested.repo}
+			}
+		}
+		if e := findEntry(entries, ".gitignore"); e != nil && e.Type().IsRegular() {
+			// A symlinked .gitignore is not read, as in git (2.32+).
+			f.stack = f.stack.push(readIgnoreFile(filepath.Join(f.os, ".gitignore"), dirBase(f.top), false))
+		}
+	}
+	for _, de := range entries {
+		rw.entry(f, de)
+	}
+	if nested != nil {
+		rw.trackedPass(nested, "", f.rel, f.os)
+	}
+}
+
+// findEntry finds a name in ReadDir's sorted entries.
+func findEntry(entries []fs.DirEntry, name string) fs.DirEntry {
+	i := sort.Search(len(entries), func(i int) bool { return entries[i].Name() >= name })
+	if i < len(entries) && entries[i].Name() == name {
+		return entries[i]
+	}
+	return nil
+}
+
+func hasEntry(entries []fs.DirEntry, name string) bool {
+	return findEntry(entries, name) != nil
+}
+
+// entry handles one directory entry.
+func (rw *rootWalk) entry(f dirFrame, de fs.DirEntry) {
+	name := de.Name()
+	if name == ".git" || (!rw.opts.Hidden && strings.HasPrefix(name, ".")) {
+		return
+	}
+	c := f.child(name)
+	if de.Type()&fs.ModeSymlink != 0 {
+		if !rw.opts.Follow {
+			return
+		}
+		info, err := os.Stat(c.os)
+		if err != nil {
+			rw.warn(rw.disp(c.rel), statReason(c.os, err), Unreadable)
+			return
+		}
+		if info.IsDir() {
+			rw.visitDir(c, info)
+		} else if info.Mode().IsRegular() {
+			rw.visitFile(c, func() (int64, error) { return info.Size(), nil })
+		}
+		return
+	}
+	switch {
+	case de.IsDir():
+		var info os.FileInfo
+		if rw.opts.Follow {
+			var err error
+			if info, err = de.Info(); err != nil {
+				return // vanished
+			}
+		}
+		rw.visitDir(c, info)
+	case de.Type().IsRegular():
+		rw.visitFile(c, func() (int64, error) {
+			info, err := de.Info()
+			if err != nil {
+				return 0, err
+			}
+			return info.Size(), nil
+		})
+	}
+}
+
+// visitDir enters a subdirectory unless it is ignored or excluded.
+func (rw *rootWalk) visitDir(c dirFrame, info os.FileInfo) {
+	if !rw.opts.NoIgnore && c.stack.ignored(c.top, true) {
+		return
+	}
+	if len(rw.opts.Exclude) > 0 && matchGlobs(rw.opts.Exclude, c.rel, rw.disp(c.rel)) {
+		return
+	}
+	rw.enterDir(c, info, false)
+}
+
+// hasTrackedDir: git enters a directory with tracked files even when it
+// holds a .git of its own.
+func (sc *scope) hasTrackedDir(top string) bool {
+	return sc.tracked != nil && sc.tracked.dirs[top]
+}
+
+// visitFile lists an untracked file that no rule ignores. Tracked files
+// are left to trackedPass, which lists them whatever the rules say.
+func (rw *rootWalk) visitFile(c dirFrame, size func() (int64, error)) {
+	if c.sc.tracked != nil && c.sc.tracked.files[c.top] {
+		return
+	}
+	if !rw.opts.NoIgnore && c.stack.ignored(c.top, false) {
+		return
+	}
+	rw.consider(rw.disp(c.rel), c.rel, c.os, size, false)
+}
+
+// trackedPass lists the index entries under prefix (relative to the top of
+// sc) that exist on disk as files, like git ls-files --cached. baseRel and
+// baseOS are the root-relative and OS paths of prefix.
+func (rw *rootWalk) trackedPass(sc *scope, prefix, baseRel, baseOS string) {
+	if sc.tracked == nil {
+		return
+	}
+	for _, t := range sc.tracked.names {
+		r, ok := underPrefix(t, prefix)
+		if !ok || (!rw.opts.Hidden && hasHidden(r)) || rw.parentExcluded(baseRel, r) {
+			continue
+		}
+		rel := joinRel(baseRel, r)
+		display := rw.disp(rel)
+		if !rw.wanted(display, rel, false) {
+			continue
+		}
+		osPath := filepath.Join(baseOS, filepath.FromSlash(r))
+		if info, ok := rw.trackedInfo(display, osPath); ok {
+			rw.add(display, osPath, info.Size(), false)
+		}
+	}
+}
+
+// underPrefix returns t relative to the directory prefix, if inside it.
+func underPrefix(t, prefix string) (string, bool) {
+	if prefix == "" {
+		return t, true
+	}
+	if len(t) > len(prefix) && t[len(prefix)] == '/' && strings.HasPrefix(t, prefix) {
+		return t[len(prefix)+1:], true
+	}
+	return "", false
+}
+
+// parentExcluded applies Exclude to the directories of r (below baseRel),
+// as the walk prunes excluded directories.
+func (rw *rootWalk) parentExcluded(baseRel, r string) bool {
+	if len(rw.opts.Exclude) == 0 {
+		return false
+	}
+	for i := 0; i < len(r); i++ {
+		if r[i] == '/' {
+			d := joinRel(baseRel, r[:i])
+			if matchGlobs(rw.opts.Exclude, d, rw.disp(d)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// trackedInfo stats a tracked path. Deleted files are silently absent, as
+// are symlinks unless following them.
+func (rw *rootWalk) trackedInfo(display, osPath string) (os.FileInfo, bool) {
+	info, err := os.Lstat(osPath)
+	if err != nil {
+		return nil, false
+	}
+	if info.Mode()&fs.ModeSymlink != 0 {
+		if !rw.opts.Follow {
+			return nil, false
+		}
+		if info, err = os.Stat(osPath); err != nil {
+			rw.warn(display, statReason(osPath, err), Unreadable)
+			return nil, false
+		}
+	}
+	return info, info.Mode().IsRegular()
+}
+
+// consider lists a file if the filters let it through. size is called
+// only then, so rejected files cost no stat.
+func (rw *rootWalk) consider(display, rel, osPath string, size func() (int64, error), explicit bool) {
+	if !rw.wanted(display, rel, explicit) {
+		return
+	}
+	n, err := size()
+	if err != nil {
+		rw.warn(display, reason(err), Unreadable)
+		return
+	}
+	rw.add(display, osPath, n, explicit)
+}
+
+// wanted applies Include, Exclude and (for files found by walking) Accept.
+func (rw *rootWalk) wanted(display, rel string, explicit bool) bool {
+	o := &rw.opts
+	if len(o.Include) > 0 && !matchGlobs(o.Include, rel, display) {
+		return false
+	}
+	if len(o.Exclude) > 0 && matchGlobs(o.Exclude, rel, display) {
+		return false
+	}
+	return explicit || o.Accept == nil || o.Accept(display)
+}
+
+// add lists the file, or warns when it is over the size limit.
+func (rw *rootWalk) add(display, osPath string, size int64, explicit bool) {
+	if limit := rw.opts.MaxFileSize; limit > 0 && size > limit {
+		msg := fmt.Sprintf("file too large (%s > %s limit); skipped", formatSize(size), formatSize(limit))
+		rw.warn(display, msg, SkipTooLarge)
+		return
+	}
+	rw.files = append(rw.files, File{Path: display, OSPath: osPath, Size: size, Explicit: explicit})
+}

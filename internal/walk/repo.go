@@ -1,0 +1,279 @@
+package walk
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/user"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+)
+
+// repo is a git work tree found around a walk root.
+type repo struct {
+	top       string // OS path of the work tree's top directory
+	gitDir    string // .git directory (or the one a .git file points to)
+	commonDir string // shared part of a worktree's git dir (= gitDir usually)
+}
+
+// findRepo walks up from dir (absolute, symlinks resolved) to the nearest
+// directory holding a valid .git, as git's discovery does.
+func findRepo(dir string) *repo {
+	for {
+		if gd, ok := gitDirOf(dir); ok {
+			return &repo{top: dir, gitDir: gd, commonDir: commonDirOf(gd)}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return nil
+		}
+		dir = parent
+	}
+}
+
+// gitDirOf returns the git directory of the work tree dir, if dir/.git is a
+// git directory or a "gitdir: <path>" file (worktrees, submodules) pointing
+// at one. Like git's is_nonbare_repository_dir, an empty or bogus .git does
+// not make a repository.
+func gitDirOf(dir string) (string, bool) {
+	dotGit := filepath.Join(dir, ".git")
+	fi, err := os.Stat(dotGit)
+	if err != nil {
+		return "", false
+	}
+	if fi.IsDir() {
+		return dotGit, isGitDir(dotGit)
+	}
+	if !fi.Mode().IsRegular() {
+		return "", false
+	}
+	gd, err := readGitFile(dotGit)
+	if err != nil {
+		return "", false
+	}
+	return gd, isGitDir(gd)
+}
+
+// readGitFile reads a ".git" file ("gitdir: ../.git/modules/x").
+func readGitFile(p string) (string, error) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return "", err
+	}
+	line := strings.TrimRight(strings.SplitN(string(data), "\n", 2)[0], "\r \t")
+	gd, ok := strings.CutPrefix(line, "gitdir: ")
+	if !ok || gd == "" {
+		return "", errors.New("not a gitdir file")
+	}
+	if !filepath.IsAbs(gd) {
+		gd = filepath.Join(filepath.Dir(p), gd)
+	}
+	return gd, nil
+}
+
+// isGitDir follows git's is_git_directory: HEAD, and objects/ and refs/ in
+// the common directory.
+func isGitDir(gd string) bool {
+	if _, err := os.Lstat(filepath.Join(gd, "HEAD")); err != nil {
+		return false
+	}
+	common := commonDirOf(gd)
+	for _, sub := range []string{"objects", "refs"} {
+		if fi, err := os.Stat(filepath.Join(common, sub)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// commonDirOf resolves a linked worktree's "commondir" file; info/exclude
+// and the config live there, the index does not.
+func commonDirOf(gd string) string {
+	data, err := os.ReadFile(filepath.Join(gd, "commondir"))
+	if err != nil {
+		return gd
+	}
+	c := strings.TrimSpace(string(data))
+	if c == "" {
+		return gd
+	}
+	if !filepath.IsAbs(c) {
+		c = filepath.Join(gd, c)
+	}
+	return filepath.Clean(c)
+}
+
+// tracked is what the index says about a work tree.
+type tracked struct {
+	files map[string]bool // paths of index entries, '/'-separated
+	dirs  map[string]bool // every directory that has an entry below it
+	names []string        // files, sorted (the index order)
+}
+
+// readIndex loads the paths of the index. Unmerged paths appear once;
+// gitlinks (submodules) are left out: they are directories, not files.
+func readIndex(r *repo) (*tracked, error) {
+	f, err := os.Open(filepath.Join(r.gitDir, "index"))
+	if errors.Is(err, os.ErrNotExist) {
+		return &tracked{files: map[string]bool{}, dirs: map[string]bool{}}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var idx index.Index
+	if err := index.NewDecoder(bufio.NewReader(f)).Decode(&idx); err != nil {
+		return nil, err
+	}
+	t := &tracked{files: make(map[string]bool, len(idx.Entries)), dirs: map[string]bool{}}
+	for _, e := range idx.Entries {
+		if e.Mode == filemode.Submodule || strings.HasSuffix(e.Name, "/") || t.files[e.Name] {
+			continue
+		}
+		t.files[e.Name] = true
+		t.names = append(t.names, e.Name)
+		for d := e.Name; ; {
+			i := strings.LastIndexByte(d, '/')
+			if i < 0 || t.dirs[d[:i]] {
+				break
+			}
+			d = d[:i]
+			t.dirs[d] = true
+		}
+	}
+	return t, nil
+}
+
+// repoIgnoreLists returns info/exclude and the global excludes file, in the
+// order git consults them (info/exclude wins over the global file).
+func repoIgnoreLists(r *repo) []*ignoreList {
+	var lists []*ignoreList
+	if l := readIgnoreFile(filepath.Join(r.commonDir, "info", "exclude"), "", false); l != nil {
+		lists = append(lists, l)
+	}
+	if p := excludesFile(r); p != "" {
+		if l := readIgnoreFile(p, "", false); l != nil {
+			lists = append(lists, l)
+		}
+	}
+	return lists
+}
+
+// excludesFile resolves core.excludesFile like git: the last value set in
+// the system, global and repository config files wins; unset means
+// $XDG_CONFIG_HOME/git/ignore (or ~/.config/git/ignore). "include" and
+// "includeIf" directives are not followed.
+func excludesFile(r *repo) string {
+	value, set := "", false
+	for _, cf := range configFiles(r) {
+		if v, ok := configValue(cf, "core", "excludesfile"); ok {
+			value, set = v, true
+		}
+	}
+	if !set {
+		if x := xdgConfigHome(); x != "" {
+			return filepath.Join(x, "git", "ignore")
+		}
+		return ""
+	}
+	if value == "" {
+		return ""
+	}
+	value = expandTilde(value)
+	if !filepath.IsAbs(value) {
+		value = filepath.Join(r.top, value)
+	}
+	return value
+}
+
+// configFiles lists the config files git reads, lowest precedence first.
+func configFiles(r *repo) []string {
+	var files []string
+	if !envTrue("GIT_CONFIG_NOSYSTEM") {
+		sys := os.Getenv("GIT_CONFIG_SYSTEM")
+		if sys == "" {
+			sys = "/etc/gitconfig"
+		}
+		files = append(files, sys)
+	}
+	if g, ok := os.LookupEnv("GIT_CONFIG_GLOBAL"); ok {
+		files = append(files, g)
+	} else {
+		if x := xdgConfigHome(); x != "" {
+			files = append(files, filepath.Join(x, "git", "config"))
+		}
+		if home := os.Getenv("HOME"); home != "" {
+			files = append(files, filepath.Join(home, ".gitconfig"))
+		}
+	}
+	return append(files, filepath.Join(r.commonDir, "config"))
+}
+
+// envTrue reads a git boolean environment variable.
+func envTrue(name string) bool {
+	switch strings.ToLower(os.Getenv(name)) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
+}
+
+// xdgConfigHome is $XDG_CONFIG_HOME, else ~/.config, else "" (no HOME).
+func xdgConfigHome() string {
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
+		return x
+	}
+	if home := os.Getenv("HOME"); home != "" {
+		return filepath.Join(home, ".config")
+	}
+	return ""
+}
+
+// configValue returns the last value of section.key in a git config file.
+// A file that does not parse yields what was read before the error: git
+// would refuse to run, castchunk just does its best.
+func configValue(file, section, key string) (string, bool) {
+	f, err := os.Open(file)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	cfg := gitconfig.New()
+	_ = gitconfig.NewDecoder(f).Decode(cfg)
+	if !cfg.HasSection(section) {
+		return "", false
+	}
+	opts := cfg.Section(section).Options
+	if !opts.Has(key) {
+		return "", false
+	}
+	return opts.Get(key), true
+}
+
+// expandTilde expands "~/..." and "~user/..." as git_config_pathname does.
+func expandTilde(p string) string {
+	if !strings.HasPrefix(p, "~") {
+		return p
+	}
+	name, rest, _ := strings.Cut(p[1:], "/")
+	var home string
+	if name == "" {
+		home = os.Getenv("HOME")
+	} else if u, err := user.Lookup(name); err == nil {
+		home = u.HomeDir
+	}
+	if home == "" {
+		return p
+	}
+	return filepath.Join(home, rest)
+}
+
+// indexError is the text of the notice given when the index cannot be read.
+func indexError(err error) string {
+	return fmt.Sprintf("cannot read git index (%v); ignored files that git tracks are not listed", err)
+}

@@ -1,0 +1,286 @@
+// Package walk lists the files castchunk chunks.
+//
+// It owns everything between the path arguments and the list of files:
+// resolving the arguments, walking directories, honouring ignore rules,
+// filtering by hidden-ness, globs, the caller's Accept test and size, and
+// giving every file its display path. It opens no file for reading except
+// ignore files, git config files and the git index.
+//
+// # Ignore rules
+//
+// Inside a git work tree the list equals what
+// `git ls-files --cached --others --exclude-standard` lists (then filtered
+// as below): .gitignore files at every level, .git/info/exclude and the
+// global excludes file (core.excludesFile, or $XDG_CONFIG_HOME/git/ignore)
+// are applied with git's own matcher (a port of wildmatch.c) and git's
+// precedence; a directory that is ignored is not entered, so nothing inside
+// it can be re-included; files git tracks (the index) are listed even when
+// a pattern matches them; a nested repository (a subdirectory with its own
+// .git) is not entered. As with git, when a root argument lies inside an
+// ignored directory only the tracked files under it are listed, and a
+// Notice says so.
+//
+// Outside any work tree, .gitignore files are still honoured, from the root
+// argument down; info/exclude, the global file and the index need a
+// repository. A repository met while walking such a tree is walked with its
+// own rules, as if git ran inside it.
+//
+// Options.NoIgnore turns all of this off: every file is listed, nested
+// repositories are entered. Directories named .git are always skipped; a
+// root argument inside one is skipped with a Notice.
+//
+// The index is read with go-git's decoder (versions 2 to 4). A split or
+// sparse index (core.splitIndex, sparse-checkout --sparse-index) is not
+// understood: a Notice says so and the ignore rules alone decide.
+//
+// # Other filters
+//
+// A path with a component (below the root argument) starting with '.' is
+// hidden and skipped unless Options.Hidden. Symlinks met while walking are
+// skipped unless Options.Follow; a root argument that is a symlink is always
+// followed. Include and Exclude are doublestar globs (`**` spans
+// directories); a pattern matches a path when it matches the path relative
+// to the root argument (`tests/**` with root "."), the display path
+// (`src/tests/**` with root "src"), or, for a pattern without '/', the base
+// name (`*_test.py`, `node_modules`). An excluded directory is not entered.
+//
+// Files named as arguments are "explicit": they are listed whatever the
+// ignore rules, hidden-ness and Accept say, but Include/Exclude (so that
+// `--files-from` lists can be filtered) and MaxFileSize still apply.
+package walk
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Options control which files are listed.
+type Options struct {
+	Hidden      bool                   // include hidden files/dirs; ".git" is always skipped
+	NoIgnore    bool                   // ignore no file: no .gitignore, info/exclude, global excludes
+	Follow      bool                   // follow symlinks met while walking; loops are detected
+	Include     []string               // doublestar globs: when non-empty, a file must match one
+	Exclude     []string               // doublestar globs: a file or directory matching any is skipped
+	MaxFileSize int64                  // >0: bigger files are skipped with a SkipTooLarge warning
+	Accept      func(path string) bool // called with the display path of every file found by walking; not for explicit files
+}
+
+// File is one file to chunk.
+type File struct {
+	Path     string // display path: '/'-separated, as reached from the argument ("src/a.py", "../x/a.py", "/abs/a.py")
+	OSPath   string // path to open
+	Size     int64  // size in bytes when listed
+	Explicit bool   // named directly as an argument
+}
+
+// WarnKind says whether a warning means an input could not be read.
+type WarnKind int
+
+const (
+	// Unreadable: an input is missing or could not be read (exit 3 upstream).
+	Unreadable WarnKind = iota
+	// SkipTooLarge: a file is over MaxFileSize; the user asked for that.
+	SkipTooLarge
+	// Notice: information that is not a problem with any input, e.g. an
+	// unreadable git index or a root inside an ignored directory.
+	Notice
+)
+
+// String names the kind, for logs and tests.
+func (k WarnKind) String() string {
+	switch k {
+	case Unreadable:
+		return "unreadable"
+	case SkipTooLarge:
+		return "too-large"
+	case Notice:
+		return "notice"
+	}
+	return fmt.Sprintf("WarnKind(%d)", int(k))
+}
+
+// Warning is a per-path problem; the walk goes on.
+type Warning struct {
+	Path   string // display path
+	Reason string // human text, without the path
+	Kind   WarnKind
+}
+
+// List walks the roots (files or directories; none or "" means ".") and
+// returns the files sorted by Path (byte order, one per Path) and the
+// warnings sorted by Path then Reason. The error is only for bad options (an
+// invalid glob); problems with paths are warnings.
+func List(roots []string, opts Options) ([]File, []Warning, error) {
+	if err := checkGlobs("include", opts.Include); err != nil {
+		return nil, nil, err
+	}
+	if err := checkGlobs("exclude", opts.Exclude); err != nil {
+		return nil, nil, err
+	}
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	w := &walker{opts: opts, scopes: map[string]*scope{}}
+	for _, r := range roots {
+		if r == "" {
+			r = "."
+		}
+		w.root(r)
+	}
+	return w.result()
+}
+
+// checkGlobs rejects a bad pattern up front, so a typo is a usage error
+// rather than a silently empty filter.
+func checkGlobs(what string, pats []string) error {
+	for _, p := range pats {
+		if !doublestar.ValidatePattern(p) {
+			return fmt.Errorf("invalid %s pattern %q: %w", what, p, doublestar.ErrBadPattern)
+		}
+	}
+	return nil
+}
+
+// walker accumulates the result of one List call.
+type walker struct {
+	opts   Options
+	files  []File
+	warns  []Warning
+	scopes map[string]*scope // by repository top, so the index is read once
+}
+
+func (w *walker) warn(p, reason string, kind WarnKind) {
+	w.warns = append(w.warns, Warning{Path: p, Reason: reason, Kind: kind})
+}
+
+// root handles one argument: a file is explicit, a directory is walked.
+func (w *walker) root(arg string) {
+	display := path.Clean(filepath.ToSlash(arg))
+	osPath := filepath.Clean(arg)
+	info, err := os.Stat(osPath)
+	if err != nil {
+		w.warn(display, statReason(osPath, err), Unreadable)
+		return
+	}
+	switch {
+	case info.Mode().IsRegular():
+		rw := &rootWalk{walker: w, display: display}
+		rw.consider(display, display, osPath, func() (int64, error) { return info.Size(), nil }, true)
+	case info.IsDir():
+		w.dirRoot(display, osPath, info)
+	default:
+		w.warn(display, "not a regular file or directory", Unreadable)
+	}
+}
+
+// result sorts and deduplicates. A path reached twice (roots "." and
+// "src") is one file, explicit if either occurrence was.
+func (w *walker) result() ([]File, []Warning, error) {
+	sort.SliceStable(w.files, func(i, j int) bool { return w.files[i].Path < w.files[j].Path })
+	files := w.files[:0]
+	for _, f := range w.files {
+		if n := len(files); n > 0 && files[n-1].Path == f.Path {
+			files[n-1].Explicit = files[n-1].Explicit || f.Explicit
+			continue
+		}
+		files = append(files, f)
+	}
+	sort.SliceStable(w.warns, func(i, j int) bool {
+		a, b := w.warns[i], w.warns[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Reason < b.Reason
+	})
+	warns := w.warns[:0]
+	for _, x := range w.warns {
+		if n := len(warns); n > 0 && warns[n-1] == x {
+			continue
+		}
+		warns = append(warns, x)
+	}
+	return files, warns, nil
+}
+
+// statReason names why a path cannot be stat'ed, telling dangling and
+// looping symlinks apart from missing paths.
+func statReason(osPath string, err error) string {
+	if errors.Is(err, syscall.ELOOP) {
+		return "symlink loop"
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		if fi, lerr := os.Lstat(osPath); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return "dangling symlink"
+		}
+	}
+	return reason(err)
+}
+
+// reason is the error text without the path (the warning carries it).
+func reason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	if errors.Is(err, syscall.ELOOP) {
+		return "symlink loop"
+	}
+	return err.Error()
+}
+
+// joinRel joins '/'-separated relative paths, "" being the empty path.
+func joinRel(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// hasHidden reports whether a relative path has a component starting with '.'.
+func hasHidden(rel string) bool {
+	for _, c := range strings.Split(rel, "/") {
+		if strings.HasPrefix(c, ".") {
+			return true
+		}
+	}
+	return false
+}
+
+// matchGlobs reports whether any pattern matches the path relative to the
+// root, the display path, or (for patterns without '/') the base name.
+func matchGlobs(pats []string, rel, display string) bool {
+	base := rel[strings.LastIndexByte(rel, '/')+1:]
+	for _, p := range pats {
+		if doublestar.MatchUnvalidated(p, rel) || (display != rel && doublestar.MatchUnvalidated(p, display)) {
+			return true
+		}
+		if !strings.Contains(p, "/") && doublestar.MatchUnvalidated(p, base) {
+			return true
+		}
+	}
+	return false
+}
+
+// formatSize renders a byte count for humans, binary units.
+func formatSize(n int64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	v, u := float64(n), 0
+	for v >= 1024 && u < len(units)-1 {
+		v /= 1024
+		u++
+	}
+	if u == 0 {
+		return fmt.Sprintf("%d B", n)
+	}
+	s := strings.TrimSuffix(fmt.Sprintf("%.1f", v), ".0")
+	return s + " " + units[u]
+}

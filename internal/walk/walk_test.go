@@ -1,0 +1,471 @@
+package walk
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// plainTree makes a directory tree outside any repository.
+func plainTree(t *testing.T, names ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if _, ok := gitDirOf(dir); ok || findRepo(dir) != nil {
+		t.Skip("temporary directory is inside a git repository")
+	}
+	writeTree(t, dir, names...)
+	return dir
+}
+
+func mustList(t *testing.T, roots []string, opts Options) ([]File, []Warning) {
+	t.Helper()
+	files, warns, err := List(roots, opts)
+	if err != nil {
+		t.Fatalf("List(%q): %v", roots, err)
+	}
+	return files, warns
+}
+
+func TestDisplayPaths(t *testing.T) {
+	dir := plainTree(t, "src/a.py", "src/sub/b.py", "x/c.py")
+	t.Chdir(dir)
+	cases := []struct {
+		roots []string
+		want  []string
+	}{
+		{nil, []string{"src/a.py", "src/sub/b.py", "x/c.py"}},
+		{[]string{""}, []string{"src/a.py", "src/sub/b.py", "x/c.py"}},
+		{[]string{"."}, []string{"src/a.py", "src/sub/b.py", "x/c.py"}},
+		{[]string{"./"}, []string{"src/a.py", "src/sub/b.py", "x/c.py"}},
+		{[]string{"src"}, []string{"src/a.py", "src/sub/b.py"}},
+		{[]string{"./src"}, []string{"src/a.py", "src/sub/b.py"}},
+		{[]string{"src/"}, []string{"src/a.py", "src/sub/b.py"}},
+		{[]string{"src/../x"}, []string{"x/c.py"}},
+		{[]string{"./src/a.py"}, []string{"src/a.py"}},
+		{[]string{dir}, []string{dir + "/src/a.py", dir + "/src/sub/b.py", dir + "/x/c.py"}},
+		{[]string{dir + "/src/"}, []string{dir + "/src/a.py", dir + "/src/sub/b.py"}},
+	}
+	for _, c := range cases {
+		files, warns := mustList(t, c.roots, Options{})
+		if got := paths(files); !reflect.DeepEqual(got, c.want) || len(warns) > 0 {
+			t.Errorf("List(%q) = %q, %v; want %q", c.roots, got, warns, c.want)
+		}
+		for _, f := range files {
+			if _, err := os.Stat(f.OSPath); err != nil {
+				t.Errorf("OSPath of %s: %v", f.Path, err)
+			}
+		}
+	}
+
+	t.Chdir(filepath.Join(dir, "src"))
+	for roots, want := range map[string][]string{
+		"../x": {"../x/c.py"},
+		"..":   {"../src/a.py", "../src/sub/b.py", "../x/c.py"},
+		"sub":  {"sub/b.py"},
+	} {
+		files, _ := mustList(t, []string{roots}, Options{})
+		if got := paths(files); !reflect.DeepEqual(got, want) {
+			t.Errorf("List(%q) = %q, want %q", roots, got, want)
+		}
+	}
+}
+
+func TestExplicitFiles(t *testing.T) {
+	dir := plainTree(t, "a.py", ".hidden.py", "ign.log", "notes.txt")
+	writeFile(t, filepath.Join(dir, ".gitignore"), "*.log\n")
+	t.Chdir(dir)
+	accept := func(p string) bool { return strings.HasSuffix(p, ".py") }
+	files, warns := mustList(t, []string{".hidden.py", "ign.log", "notes.txt", "."}, Options{Accept: accept})
+	want := []File{
+		{Path: ".hidden.py", OSPath: ".hidden.py", Size: 11, Explicit: true},
+		{Path: "a.py", OSPath: "a.py", Size: 5},
+		{Path: "ign.log", OSPath: "ign.log", Size: 8, Explicit: true},
+		{Path: "notes.txt", OSPath: "notes.txt", Size: 10, Explicit: true},
+	}
+	if !reflect.DeepEqual(files, want) || len(warns) > 0 {
+		t.Errorf("got %+v %v\nwant %+v", files, warns, want)
+	}
+	// Named both ways: one entry, explicit.
+	files, _ = mustList(t, []string{".", "a.py"}, Options{})
+	if len(files) != 2 || files[0].Path != "a.py" || !files[0].Explicit || files[1].Explicit {
+		t.Errorf("dedup: %+v", files)
+	}
+}
+
+func TestAcceptSeesDisplayPaths(t *testing.T) {
+	dir := plainTree(t, "src/a.py", "src/b.txt")
+	t.Chdir(dir)
+	var seen []string
+	accept := func(p string) bool { seen = append(seen, p); return strings.HasSuffix(p, ".py") }
+	files, _ := mustList(t, []string{"./src"}, Options{Accept: accept})
+	sort.Strings(seen)
+	if got := paths(files); !reflect.DeepEqual(got, []string{"src/a.py"}) || !reflect.DeepEqual(seen, []string{"src/a.py", "src/b.txt"}) {
+		t.Errorf("files %q, Accept saw %q", got, seen)
+	}
+}
+
+func TestOutsideRepo(t *testing.T) {
+	isolateGit(t)
+	dir := plainTree(t, "a.py", "b.log", "sub/c.py", "sub/d.tmp", "sub/.e.py",
+		"repo/f.py", "repo/g.secret", "repo/h.log", "repo/tracked.gen", "repo/x.gen")
+	writeFile(t, filepath.Join(dir, ".gitignore"), "*.log\n")
+	writeFile(t, filepath.Join(dir, "sub/.gitignore"), "*.tmp\n")
+	repo := filepath.Join(dir, "repo")
+	git(t, repo, "init", "-q")
+	writeFile(t, filepath.Join(repo, ".git/info/exclude"), "*.secret\n")
+	writeFile(t, filepath.Join(repo, ".gitignore"), "*.gen\n")
+	git(t, repo, "add", "-f", "tracked.gen")
+	t.Chdir(dir)
+
+	// .gitignore files apply without a repository; a repository met on the
+	// way is walked with its own rules (the outer *.log does not reach it,
+	// as git inside it would not see it).
+	files, warns := mustList(t, nil, Options{})
+	want := []string{"a.py", "repo/f.py", "repo/h.log", "repo/tracked.gen", "sub/c.py"}
+	if got := paths(files); !reflect.DeepEqual(got, want) || len(warns) > 0 {
+		t.Errorf("got %q %v, want %q", got, warns, want)
+	}
+	sameList(t, "inside repo", pathsUnder(files, "repo/"), gitListing(t, repo, false))
+
+	// NoIgnore: everything but .git and hidden files.
+	files, _ = mustList(t, nil, Options{NoIgnore: true})
+	want = []string{"a.py", "b.log", "repo/f.py", "repo/g.secret", "repo/h.log", "repo/tracked.gen", "repo/x.gen", "sub/c.py", "sub/d.tmp"}
+	if got := paths(files); !reflect.DeepEqual(got, want) {
+		t.Errorf("NoIgnore: got %q, want %q", got, want)
+	}
+	files, _ = mustList(t, nil, Options{NoIgnore: true, Hidden: true})
+	for _, f := range files {
+		if strings.Contains(f.Path, ".git/") {
+			t.Errorf("listed %s", f.Path)
+		}
+	}
+	if len(files) != len(want)+4 { // .gitignore x3, sub/.e.py
+		t.Errorf("NoIgnore+Hidden: %q", paths(files))
+	}
+}
+
+func pathsUnder(files []File, prefix string) []string {
+	var res []string
+	for _, f := range files {
+		if strings.HasPrefix(f.Path, prefix) {
+			res = append(res, strings.TrimPrefix(f.Path, prefix))
+		}
+	}
+	return res
+}
+
+func TestNestedRepoInsideRepoNoIgnore(t *testing.T) {
+	isolateGit(t)
+	dir := t.TempDir()
+	git(t, dir, "init", "-q")
+	writeTree(t, dir, "a.py", "sub/b.py")
+	git(t, filepath.Join(dir, "sub"), "init", "-q")
+	t.Chdir(dir)
+	files, _ := mustList(t, nil, Options{})
+	if got := paths(files); !reflect.DeepEqual(got, []string{"a.py"}) {
+		t.Errorf("nested repo entered: %q", got)
+	}
+	files, _ = mustList(t, nil, Options{NoIgnore: true})
+	if got := paths(files); !reflect.DeepEqual(got, []string{"a.py", "sub/b.py"}) {
+		t.Errorf("NoIgnore: %q", got)
+	}
+	// Naming the nested repository walks it as its own repository.
+	files, _ = mustList(t, []string{"sub"}, Options{})
+	if got := paths(files); !reflect.DeepEqual(got, []string{"sub/b.py"}) {
+		t.Errorf("root in nested repo: %q", got)
+	}
+}
+
+func TestHiddenRoot(t *testing.T) {
+	dir := plainTree(t, ".cfg/a.py", ".cfg/.b.py", ".cfg/x/.y/c.py", ".cfg/x/d.py")
+	t.Chdir(dir)
+	files, _ := mustList(t, []string{".cfg"}, Options{})
+	if got := paths(files); !reflect.DeepEqual(got, []string{".cfg/a.py", ".cfg/x/d.py"}) {
+		t.Errorf("got %q", got)
+	}
+	t.Chdir(filepath.Join(dir, ".cfg", "x"))
+	files, _ = mustList(t, []string{"../../.cfg/x"}, Options{})
+	if got := paths(files); !reflect.DeepEqual(got, []string{"../../.cfg/x/d.py"}) {
+		t.Errorf("got %q", got)
+	}
+	files, _ = mustList(t, nil, Options{Hidden: true})
+	if got := paths(files); !reflect.DeepEqual(got, []string{".y/c.py", "d.py"}) {
+		t.Errorf("hidden: got %q", got)
+	}
+}
+
+func TestSymlinks(t *testing.T) {
+	dir := plainTree(t, "real/a.py", "other/b.py")
+	t.Chdir(dir)
+	for link, target := range map[string]string{
+		"file.py":   "real/a.py",
+		"dir":       "real",
+		"real/back": "..",
+		"dangling":  "nowhere",
+		"self":      "self",
+	} {
+		if err := os.Symlink(target, link); err != nil {
+			t.Skip("symlinks unavailable:", err)
+		}
+	}
+
+	files, warns := mustList(t, nil, Options{})
+	if got := paths(files); !reflect.DeepEqual(got, []string{"other/b.py", "real/a.py"}) || len(warns) > 0 {
+		t.Errorf("no follow: %q %v", got, warns)
+	}
+
+	files, warns = mustList(t, nil, Options{Follow: true})
+	want := []string{"dir/a.py", "file.py", "other/b.py", "real/a.py"}
+	if got := paths(files); !reflect.DeepEqual(got, want) {
+		t.Errorf("follow: %q, want %q", got, want)
+	}
+	wantWarns := []Warning{
+		{"dangling", "dangling symlink", Unreadable},
+		{"dir/back", "symlink loop", Unreadable},
+		{"real/back", "symlink loop", Unreadable},
+		{"self", "symlink loop", Unreadable},
+	}
+	if !reflect.DeepEqual(warns, wantWarns) {
+		t.Errorf("follow warnings:\n got %v\nwant %v", warns, wantWarns)
+	}
+
+	// A root argument that is a symlink is followed, even without Follow.
+	files, _ = mustList(t, []string{"dir", "file.py"}, Options{})
+	if got := paths(files); !reflect.DeepEqual(got, []string{"dir/a.py", "file.py"}) {
+		t.Errorf("symlink roots: %q", got)
+	}
+	_, warns = mustList(t, []string{"dangling", "self", "missing"}, Options{})
+	wantWarns = []Warning{
+		{"dangling", "dangling symlink", Unreadable},
+		{"missing", "no such file or directory", Unreadable},
+		{"self", "symlink loop", Unreadable},
+	}
+	if !reflect.DeepEqual(warns, wantWarns) {
+		t.Errorf("bad roots:\n got %v\nwant %v", warns, wantWarns)
+	}
+}
+
+func TestSymlinkedTrackedFile(t *testing.T) {
+	isolateGit(t)
+	dir := t.TempDir()
+	git(t, dir, "init", "-q")
+	writeTree(t, dir, "a.py")
+	if err := os.Symlink("a.py", filepath.Join(dir, "l.py")); err != nil {
+		t.Skip(err)
+	}
+	git(t, dir, "add", "a.py", "l.py")
+	t.Chdir(dir)
+	files, _ := mustList(t, nil, Options{})
+	if got := paths(files); !reflect.DeepEqual(got, []string{"a.py"}) {
+		t.Errorf("no follow: %q", got)
+	}
+	files, _ = mustList(t, nil, Options{Follow: true})
+	if got := paths(files); !reflect.DeepEqual(got, []string{"a.py", "l.py"}) {
+		t.Errorf("follow: %q", got)
+	}
+}
+
+func TestMaxFileSize(t *testing.T) {
+	dir := plainTree(t, "small.py")
+	t.Chdir(dir)
+	for name, size := range map[string]int64{"big.py": 3 << 19, "exact.py": 1 << 20} {
+		f, err := os.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Truncate(size)
+		f.Close()
+	}
+	files, warns := mustList(t, []string{".", "big.py"}, Options{MaxFileSize: 1 << 20})
+	if got := paths(files); !reflect.DeepEqual(got, []string{"exact.py", "small.py"}) {
+		t.Errorf("files %q", got)
+	}
+	want := []Warning{{"big.py", "file too large (1.5 MiB > 1 MiB limit); skipped", SkipTooLarge}}
+	if !reflect.DeepEqual(warns, want) {
+		t.Errorf("warnings %v, want %v", warns, want)
+	}
+	if files[0].Size != 1<<20 {
+		t.Errorf("size %d", files[0].Size)
+	}
+}
+
+func TestGlobs(t *testing.T) {
+	dir := plainTree(t, "a.py", "a_test.py", "tests/t.py", "src/tests/u.py", "src/b.py",
+		"node_modules/m.py", "src/node_modules/n.py", "docs/d.md")
+	t.Chdir(dir)
+	cases := []struct {
+		roots            []string
+		include, exclude []string
+		want             []string
+	}{
+		{nil, []string{"*.py"}, []string{"*_test.py", "tests/**", "node_modules"},
+			[]string{"a.py", "src/b.py", "src/tests/u.py"}},
+		{nil, nil, []string{"**/tests"}, []string{"a.py", "a_test.py", "docs/d.md", "node_modules/m.py", "src/b.py", "src/node_modules/n.py"}},
+		{nil, []string{"src/**"}, []string{"src/node_modules/**"}, []string{"src/b.py", "src/tests/u.py"}},
+		{[]string{"src"}, nil, []string{"tests/**", "node_modules"}, []string{"src/b.py"}},
+		{[]string{"src"}, nil, []string{"src/tests/**"}, []string{"src/b.py", "src/node_modules/n.py"}},
+		{[]string{"src"}, []string{"b.py", "*.md"}, nil, []string{"src/b.py"}},
+		{[]string{"a_test.py", "docs/d.md"}, nil, []string{"*_test.py"}, []string{"docs/d.md"}},
+		{[]string{"docs/d.md"}, []string{"docs/*.md"}, nil, []string{"docs/d.md"}},
+		{nil, []string{"{a,src/b}.py"}, nil, []string{"a.py", "src/b.py"}},
+	}
+	for _, c := range cases {
+		files, _ := mustList(t, c.roots, Options{Include: c.include, Exclude: c.exclude})
+		if got := paths(files); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("roots %q include %q exclude %q: got %q, want %q", c.roots, c.include, c.exclude, got, c.want)
+		}
+	}
+	for _, o := range []Options{{Include: []string{"ok", "src/[a-"}}, {Exclude: []string{"{a,b"}}} {
+		_, _, err := List(nil, o)
+		if err == nil || !(strings.Contains(err.Error(), `"src/[a-"`) || strings.Contains(err.Error(), `"{a,b"`)) {
+			t.Errorf("bad glob %+v: err = %v", o, err)
+		}
+	}
+}
+
+// TestExcludeTrackedInExcludedDir: the index pass prunes like the walk.
+func TestExcludeTrackedInExcludedDir(t *testing.T) {
+	isolateGit(t)
+	dir := t.TempDir()
+	git(t, dir, "init", "-q")
+	writeTree(t, dir, "a.py", "vendor/x/b.py", "vendor/c.py")
+	writeFile(t, filepath.Join(dir, ".gitignore"), "vendor/\n")
+	git(t, dir, "add", "-f", "vendor/x/b.py", "vendor/c.py")
+	t.Chdir(dir)
+	files, _ := mustList(t, nil, Options{Exclude: []string{"x"}})
+	if got := paths(files); !reflect.DeepEqual(got, []string{"a.py", "vendor/c.py"}) {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestUnreadableDir(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads everything")
+	}
+	dir := plainTree(t, "a.py", "locked/b.py")
+	t.Chdir(dir)
+	os.Chmod("locked", 0)
+	defer os.Chmod("locked", 0o755)
+	files, warns := mustList(t, nil, Options{})
+	if got := paths(files); !reflect.DeepEqual(got, []string{"a.py"}) {
+		t.Errorf("got %q", got)
+	}
+	want := []Warning{{"locked", "permission denied", Unreadable}}
+	if !reflect.DeepEqual(warns, want) {
+		t.Errorf("warnings %v", warns)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	var names []string
+	for _, d := range []string{"b", "a", "B", "a/z", "a-b", "a.b"} {
+		for _, f := range []string{"z.py", "A.py", "a.py", "_.py", "-.py"} {
+			names = append(names, d+"/"+f)
+		}
+	}
+	dir := plainTree(t, names...)
+	t.Chdir(dir)
+	first, w1 := mustList(t, []string{"missing2", "a", ".", "missing1"}, Options{})
+	for i := 0; i < 3; i++ {
+		again, w2 := mustList(t, []string{"missing1", ".", "a", "missing2"}, Options{})
+		if !reflect.DeepEqual(first, again) || !reflect.DeepEqual(w1, w2) {
+			t.Fatalf("not deterministic:\n%v\n%v", first, again)
+		}
+	}
+	if len(first) != len(names) {
+		t.Errorf("%d files, want %d", len(first), len(names))
+	}
+	if !sort.SliceIsSorted(first, func(i, j int) bool { return first[i].Path < first[j].Path }) {
+		t.Errorf("not sorted: %q", paths(first))
+	}
+	if len(w1) != 2 || w1[0].Path != "missing1" || w1[1].Path != "missing2" {
+		t.Errorf("warnings %v", w1)
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	good := map[string]int64{
+		"0":       0,
+		"1048576": 1 << 20,
+		"512KiB":  512 << 10,
+		"512kib":  512 << 10,
+		"64MiB":   64 << 20,
+		"64 MiB":  64 << 20,
+		"1GiB":    1 << 30,
+		"1gib":    1 << 30,
+		"10KB":    10000,
+		"10kb":    10000,
+		"3MB":     3000000,
+		"2GB":     2000000000,
+		"10K":     10 << 10,
+		"10k":     10 << 10,
+		"7M":      7 << 20,
+		"1G":      1 << 30,
+		"1.5MiB":  3 << 19,
+		"100B":    100,
+		" 42 ":    42,
+		"1TiB":    1 << 40,
+		"0.5K":    512,
+	}
+	for in, want := range good {
+		got, err := ParseSize(in)
+		if err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	bad := map[string]string{
+		"":                     "invalid size",
+		"abc":                  "want a number",
+		"-1":                   "negative",
+		"-5MiB":                "negative",
+		"12XB":                 "want a number",
+		"1.2.3":                "invalid size",
+		"MiB":                  "want a number",
+		"9999999TiB":           "too large",
+		"1e6":                  "want a number",
+		"99999999999999999999": "too large",
+	}
+	for in, want := range bad {
+		_, err := ParseSize(in)
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), in) {
+			t.Errorf("ParseSize(%q) error = %v, want it to mention %q and the input", in, err, want)
+		}
+	}
+}
+
+func TestReadList(t *testing.T) {
+	cases := []struct {
+		in   string
+		nul  bool
+		want []string
+	}{
+		{"a.py\nsrc/b.py\n", false, []string{"a.py", "src/b.py"}},
+		{"a.py\nsrc/b.py", false, []string{"a.py", "src/b.py"}},
+		{"a.py\r\n\r\nb c.py\r\n", false, []string{"a.py", "b c.py"}},
+		{"\n\n a.py \n", false, []string{" a.py "}},
+		{"", false, nil},
+		{"a\x00b\nc\x00\x00d", true, []string{"a", "b\nc", "d"}},
+		{"a\r\x00", true, []string{"a\r"}},
+		{"x\x00", true, []string{"x"}},
+	}
+	for _, c := range cases {
+		got, err := ReadList(strings.NewReader(c.in), c.nul)
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("ReadList(%q, %v) = %q, %v; want %q", c.in, c.nul, got, err, c.want)
+		}
+	}
+}
+
+func TestFormatSize(t *testing.T) {
+	for n, want := range map[int64]string{
+		0: "0 B", 1023: "1023 B", 1024: "1 KiB", 1536: "1.5 KiB",
+		10 << 20: "10 MiB", 12897485: "12.3 MiB", 5 << 30: "5 GiB",
+	} {
+		if got := formatSize(n); got != want {
+			t.Errorf("formatSize(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
