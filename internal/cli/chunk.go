@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/castchunk/castchunk/internal/cache"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/pipeline"
 	"github.com/castchunk/castchunk/internal/sliding"
@@ -42,6 +43,9 @@ type chunkOptions struct {
 	stats        bool
 	parseTimeout time.Duration
 	noProgress   bool
+	shard        string
+	cacheDir     string
+	cacheMax     string
 }
 
 func newChunkCmd(s Streams) *cobra.Command {
@@ -83,6 +87,9 @@ skipped. Files named on the command line are always chunked.`,
 	f.BoolVar(&o.stats, "stats", false, "print a summary to stderr when done")
 	f.DurationVar(&o.parseTimeout, "parse-timeout", 20*time.Second, "give up parsing a file after this long and chunk it with sliding windows (0: no limit)")
 	f.BoolVar(&o.noProgress, "no-progress", false, "never show the progress bar (it only shows when stderr is a terminal)")
+	f.StringVar(&o.cacheDir, "cache", os.Getenv(cacheEnv), "remember chunks in DIR and reuse them for unchanged files (default $"+cacheEnv+")")
+	f.StringVar(&o.cacheMax, "cache-max-size", "256MiB", "prune the cache to this size after a run, least recently used entries first")
+	f.StringVar(&o.shard, "shard", "", "chunk only shard K of N (K/N, 1 <= K <= N): the files whose path hashes to it")
 	return cmd
 }
 
@@ -94,12 +101,19 @@ type chunkRun struct {
 	unreadable bool // some input could not be read: exit 3
 	internal   bool // a chunker broke a guarantee: exit 1
 	bar        *progressbar.ProgressBar
+
+	cacheWrites int  // entries stored this run
+	cacheWarned bool // a cache write failed and the user was told
 }
 
 func runChunk(ctx context.Context, o *chunkOptions, args []string, s Streams) error {
 	cfg, walkOpts, err := o.config()
 	if err != nil {
 		return err
+	}
+	part, err := parseShard(o.shard)
+	if err != nil {
+		return usageError("%v", err)
 	}
 	roots, err := o.roots(args, s.In)
 	if err != nil {
@@ -125,7 +139,11 @@ func runChunk(ctx context.Context, o *chunkOptions, args []string, s Streams) er
 	if err != nil {
 		return err
 	}
+	jobs = part.filter(jobs)
 
+	if cfg.Cache, err = o.openCache(cfg); err != nil {
+		return err
+	}
 	out, err := openOutput(o.output, s.Out)
 	if err != nil {
 		return failure(fmt.Errorf("cannot write output: %w", err))
@@ -145,6 +163,12 @@ func runChunk(ctx context.Context, o *chunkOptions, args []string, s Streams) er
 		return nil // the reader went away (| head): stop quietly
 	case err != nil:
 		return failure(fmt.Errorf("write output: %w", err))
+	}
+	if r.cacheWrites > 0 {
+		limit, _ := walk.ParseSize(o.cacheMax) // checked in openCache
+		if err := cfg.Cache.Prune(limit); err != nil {
+			r.warn(o.cacheDir, fmt.Sprintf("cannot prune the cache: %v", err))
+		}
 	}
 	if o.stats {
 		if err := r.summary.Report().WriteText(s.Err); err != nil {
@@ -303,6 +327,7 @@ func (r *chunkRun) emit(out *output, res *pipeline.Result) error {
 	if res.Warning != "" {
 		r.warn(res.Job.Path, res.Warning)
 	}
+	r.noteCache(res)
 	if res.Method != r.opts.method {
 		r.summary.Fallback()
 	}
@@ -345,5 +370,39 @@ func (r *chunkRun) stopProgress() {
 	if r.bar != nil {
 		r.bar.Finish()
 		r.bar = nil
+	}
+}
+
+// cacheEnv names the cache directory when --cache is not given, so CI can
+// turn the cache on for every run.
+const cacheEnv = "CASTCHUNK_CACHE"
+
+// openCache opens the cache when one is asked for. Its salt holds
+// everything besides a file's content that decides its chunks: castchunk's
+// version (for a development build, a hash of the binary itself) and the
+// chunking options.
+func (o *chunkOptions) openCache(cfg pipeline.Config) (*cache.Cache, error) {
+	if o.cacheDir == "" {
+		return nil, nil
+	}
+	if _, err := walk.ParseSize(o.cacheMax); err != nil {
+		return nil, usageError("--cache-max-size: %v", err)
+	}
+	salt := fmt.Sprintf("%s|%s|%d|%+v", buildID(), cfg.Method, cfg.Budget, cfg.Sliding)
+	c, err := cache.Open(o.cacheDir, salt)
+	if err != nil {
+		return nil, failure(err)
+	}
+	return c, nil
+}
+
+// noteCache counts cache writes and reports the first failed one.
+func (r *chunkRun) noteCache(res *pipeline.Result) {
+	switch {
+	case res.CacheErr != nil && !r.cacheWarned:
+		r.cacheWarned = true
+		r.warn(r.opts.cacheDir, fmt.Sprintf("cannot write to the cache, going on without storing: %v", res.CacheErr))
+	case res.CacheErr == nil && !res.Cached:
+		r.cacheWrites++
 	}
 }

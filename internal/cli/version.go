@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"crypto/sha256"
 	"fmt"
+	"io"
+	"os"
 	"runtime/debug"
 	"strings"
 
@@ -20,6 +23,30 @@ func Version() string {
 		return info.Main.Version
 	}
 	return "devel"
+}
+
+// buildID identifies this build for the cache: the version of a release,
+// or for a development build a hash of the executable, so that a rebuilt
+// binary never reuses chunks made by another.
+func buildID() string {
+	v := Version()
+	if v != "devel" {
+		return v
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return v
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return v
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return v
+	}
+	return fmt.Sprintf("devel-%x", h.Sum(nil))
 }
 
 // versionLine is the one-line answer to --version.

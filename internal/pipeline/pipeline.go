@@ -17,6 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/castchunk/castchunk/internal/cache"
 	"github.com/castchunk/castchunk/internal/cast"
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/lang"
@@ -45,7 +46,8 @@ type Config struct {
 	Budget       int
 	Sliding      sliding.Options // for MethodSliding, and the fallback when a parse fails
 	ParseTimeout time.Duration
-	MaxFileSize  int64 // > 0: files that grew past it since listing are skipped
+	MaxFileSize  int64        // > 0: files that grew past it since listing are skipped
+	Cache        *cache.Cache // nil: no cache
 }
 
 // Skip says why a file produced no records although it was read.
@@ -75,6 +77,8 @@ type Result struct {
 	Skip     Skip
 	Warning  string // for the user: why it was skipped or fell back; "" when all went well
 	Internal error  // a bug: the chunker broke a guarantee; the file is left out
+	Cached   bool   // the spans came from the cache
+	CacheErr error  // the cache could not store the result (the run goes on)
 }
 
 // binaryProbe is how much of a file is searched for a NUL byte, as git does.
@@ -180,7 +184,7 @@ func (w *worker) run(job Job) *Result {
 	if r.Skip, r.Warning = checkText(src); r.Skip != SkipNone {
 		return r
 	}
-	spans, err := w.chunk(r, src)
+	spans, err := w.cachedChunk(r, src)
 	if err != nil {
 		r.Internal = err
 		return r
@@ -193,6 +197,38 @@ func (w *worker) run(job Job) *Result {
 		r.Internal = err
 	}
 	return r
+}
+
+// cachedChunk answers from the cache when it can, and stores what it had to
+// compute. Results of a failed parse are not stored: a timeout depends on
+// the machine's load, not on the file.
+func (w *worker) cachedChunk(r *Result, src []byte) ([]chunk.Span, error) {
+	c := w.cfg.Cache
+	if c == nil {
+		return w.chunk(r, src)
+	}
+	key := c.Key(r.Job.Lang.Name, src)
+	if e, ok := c.Get(key); ok && w.valid(e, src) {
+		r.Method, r.Syntax, r.Cached = e.Method, e.Syntax, true
+		return e.Spans, nil
+	}
+	spans, err := w.chunk(r, src)
+	if err == nil && r.Method == w.cfg.Method {
+		r.CacheErr = c.Put(key, cache.Entry{Method: r.Method, Syntax: r.Syntax, Spans: spans})
+	}
+	return spans, err
+}
+
+// valid double-checks a cache entry against the file before trusting it.
+func (w *worker) valid(e cache.Entry, src []byte) bool {
+	if e.Method != w.cfg.Method {
+		return false
+	}
+	if e.Method == MethodSliding && w.cfg.Sliding.Overlapping() {
+		return len(e.Spans) > 0 && e.Spans[len(e.Spans)-1].End == len(src)
+	}
+	w.sizer.Reset(src)
+	return chunk.Check(&w.sizer, e.Spans, w.cfg.Budget) == nil
 }
 
 // chunk runs the configured method, falling back to sliding windows when the

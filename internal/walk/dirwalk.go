@@ -66,13 +66,11 @@ func (w *walker) dirRoot(display, osPath string, info os.FileInfo) {
 	sc, relRoot := w.scopeFor(abs, display)
 	f := dirFrame{os: osPath, top: relRoot, sc: sc, stack: ignoreStack{repo: sc.repo}}
 	if sc.inRepo {
-		st, ignored := leadingStack(sc, relRoot)
-		f.stack = st
-		if ignored {
-			w.warn(display, "directory is ignored by git: only tracked files are listed (--no-ignore lists all)", Notice)
-		} else {
-			rw.enterDir(f, info, true)
-		}
+		// A directory named as an argument is walked even when git ignores
+		// it (as ripgrep does): naming it is asking for it. The rules still
+		// apply to everything below it.
+		f.stack = leadingStack(sc, relRoot)
+		rw.enterDir(f, info, true)
 		rw.trackedPass(sc, relRoot, "", osPath)
 		return
 	}
@@ -138,21 +136,18 @@ func (w *walker) repoScope(r *repo, display string) *scope {
 // leadingStack reads the .gitignore files from the top of the work tree
 // down to the root's parent, and tells whether the root or one of its
 // parents is ignored (git's treat_leading_path).
-func leadingStack(sc *scope, relRoot string) (ignoreStack, bool) {
+func leadingStack(sc *scope, relRoot string) ignoreStack {
 	st := ignoreStack{repo: sc.repo}
 	if relRoot == "" {
-		return st, false
+		return st
 	}
 	dir, cur := sc.top, ""
 	for _, comp := range strings.Split(relRoot, "/") {
 		st = st.push(readIgnoreFile(filepath.Join(dir, ".gitignore"), dirBase(cur), true))
 		cur = joinRel(cur, comp)
-		if st.ignored(cur, true) {
-			return st, true
-		}
 		dir = filepath.Join(dir, comp)
 	}
-	return st, false
+	return st
 }
 
 // dirBase is the ignoreList base of a directory: its path with a slash.

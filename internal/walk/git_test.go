@@ -152,7 +152,7 @@ var gitCases = []gitCase{
 		files:   []string{"src/a.py", "src/b.log", "src/gen/c.py", "build/x.py", "build/y.py", "docs/z.md"},
 		ignores: map[string]string{".gitignore": "*.log\nbuild/\n/src/gen/\n"},
 		add:     []string{"build/x.py"},
-		roots:   [][]string{{"src"}, {"build"}, {"src/gen"}, {"docs", "src"}},
+		roots:   [][]string{{"src"}, {"docs", "src"}}, // ignored roots: TestIgnoredRootIsWalked
 	},
 	{
 		name:    "run from a subdirectory",
@@ -278,22 +278,23 @@ func TestWorktree(t *testing.T) {
 	sameList(t, "worktree", got, []string{"a.py", "new.py", "t.skip"})
 }
 
-// TestIgnoredRootNotice: a root inside an ignored directory lists only
-// tracked files, like git, and says why.
-func TestIgnoredRootNotice(t *testing.T) {
+// TestIgnoredRootIsWalked: a directory named as an argument is walked even
+// when git ignores it (naming it is asking for it), and the rules still
+// apply below it.
+func TestIgnoredRootIsWalked(t *testing.T) {
 	isolateGit(t)
 	dir := t.TempDir()
 	git(t, dir, "init", "-q")
-	writeTree(t, dir, "build/x.py", "build/y.py")
-	writeFile(t, filepath.Join(dir, ".gitignore"), "build/\n")
+	writeTree(t, dir, "build/x.py", "build/y.py", "build/z.log")
+	writeFile(t, filepath.Join(dir, ".gitignore"), "build/\n*.log\n")
 	git(t, dir, "add", "-f", "build/x.py")
 	got, warns := listPaths(t, dir, []string{"build"}, Options{})
-	sameList(t, "ignored root", got, []string{"build/x.py"})
-	if len(warns) != 1 || warns[0].Kind != Notice || warns[0].Path != "build" {
-		t.Errorf("want one notice for build, got %+v", warns)
+	sameList(t, "ignored root", got, []string{"build/x.py", "build/y.py"})
+	if len(warns) != 0 {
+		t.Errorf("want no warning, got %+v", warns)
 	}
 	got, _ = listPaths(t, dir, []string{"build"}, Options{NoIgnore: true})
-	sameList(t, "no-ignore", got, []string{"build/x.py", "build/y.py"})
+	sameList(t, "no-ignore", got, []string{"build/x.py", "build/y.py", "build/z.log"})
 }
 
 // TestSubmodule: a checked-out submodule is a gitlink in the index and a
