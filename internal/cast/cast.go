@@ -74,6 +74,7 @@ type atom struct {
 	start, end, size int
 	depth            int  // depth of the sibling list it came from
 	named            bool // a complete named unit, not a keyword or punctuation
+	seq              int  // order of creation: tells which atoms a group holds
 }
 
 // frame is one sibling list on the explicit walk stack.
@@ -82,11 +83,9 @@ type frame struct {
 	depth int
 	next  int // index of the next unit to take
 	// While the units of an oversized group are taken one by one, groupEnd is
-	// the group's end index; groupFirst/groupGen locate the group's first atom
-	// in the open chunk (stale when the builder's generation moved on).
-	groupEnd   int
-	groupFirst int
-	groupGen   int
+	// the group's end index and groupSeq the seq of the group's first atom.
+	groupEnd int
+	groupSeq int
 }
 
 // builder accumulates atoms into chunks.
@@ -98,7 +97,7 @@ type builder struct {
 
 	cur     []atom // the open chunk
 	curSize int
-	gen     int // bumped whenever the open chunk loses its first atoms
+	seq     int // seq of the next atom
 
 	closed []chunk.Span // closed chunks, Start/End of their first/last atom
 	stack  []frame
@@ -106,7 +105,7 @@ type builder struct {
 
 func (b *builder) reset(src []byte, sz *chunk.Sizer, budget int, cursor *sitter.TreeCursor) {
 	b.src, b.sz, b.budget, b.cursor = src, sz, budget, cursor
-	b.cur, b.curSize, b.gen = b.cur[:0], 0, 0
+	b.cur, b.curSize, b.seq = b.cur[:0], 0, 0
 	b.closed = b.closed[:0]
 	b.stack = b.stack[:0]
 }
@@ -143,11 +142,11 @@ func (b *builder) walk(top []unit) {
 		first, last := f.units[f.next], f.units[end-1]
 		size := b.sz.Size(first.start, last.end)
 		if size <= b.budget {
-			b.add(atom{first.start, last.end, size, f.depth, anyNamed(f.units[f.next:end])})
+			b.add(atom{start: first.start, end: last.end, size: size, depth: f.depth, named: anyNamed(f.units[f.next:end])})
 			f.next = end
 			continue
 		}
-		f.groupEnd, f.groupFirst, f.groupGen = end, len(b.cur), b.gen
+		f.groupEnd, f.groupSeq = end, b.seq
 	}
 	b.flush()
 }
@@ -169,7 +168,7 @@ func (b *builder) stepInGroup(f *frame) {
 		if b.curSize+u.size > b.budget {
 			b.detachBefore(f, u)
 		}
-		b.add(atom{u.start, u.end, u.size, f.depth, u.named})
+		b.add(atom{start: u.start, end: u.end, size: u.size, depth: f.depth, named: u.named})
 		return
 	}
 	b.detachBefore(f, u)
@@ -183,10 +182,17 @@ func (b *builder) stepInGroup(f *frame) {
 }
 
 // addPieces adds an oversized leaf or text run as pieces that fit, the
-// first one filling the room left in the open chunk.
+// first one filling the room left in the open chunk. A piece's leading and
+// trailing whitespace is left to the gaps between atoms, so cuts between
+// pieces follow the same line rule as cuts between nodes.
 func (b *builder) addPieces(start, end, depth int) {
 	for _, p := range chunk.SplitText(nil, b.sz, start, end, b.budget-b.curSize, b.budget) {
-		b.add(atom{p.Start, p.End, p.Size, depth, true})
+		text := b.appendText(nil, p.Start, p.End)
+		if len(text) == 0 {
+			continue // whitespace only: it falls in a gap
+		}
+		t := text[0]
+		b.add(atom{start: t.start, end: t.end, size: t.size, depth: depth, named: true})
 	}
 }
 
@@ -198,13 +204,12 @@ func (b *builder) addPieces(start, end, depth int) {
 // node (`class A:`, `public class A` above a brace on its own line), code
 // written directly above u with no blank line between.
 func (b *builder) detachBefore(f *frame, u unit) {
-	groupFirst := f.groupFirst
-	if f.groupGen != b.gen {
-		groupFirst = 0
-	}
 	cut := -1
-	for i := groupFirst - 1; i >= 0; i-- {
+	for i := len(b.cur) - 1; i >= 0; i-- {
 		a := b.cur[i]
+		if a.seq >= f.groupSeq {
+			continue
+		}
 		next := u.start
 		if i+1 < len(b.cur) {
 			next = b.cur[i+1].start
@@ -214,40 +219,68 @@ func (b *builder) detachBefore(f *frame, u unit) {
 			break
 		}
 	}
-	if cut < 0 {
-		return
+	if cut >= 0 {
+		b.closeFirst(cut + 1)
 	}
-	size := 0
-	for _, a := range b.cur[:cut+1] {
-		size += a.size
-	}
-	b.closed = append(b.closed, chunk.Span{Start: b.cur[0].start, End: b.cur[cut].end, Size: size})
-	n := copy(b.cur, b.cur[cut+1:])
-	b.cur = b.cur[:n]
-	b.curSize -= size
-	b.gen++
-	f.groupFirst, f.groupGen = groupFirst-(cut+1), b.gen
 }
 
-// add appends an atom to the open chunk, or closes the chunk and opens a new
-// one when the atom does not fit.
+// add appends an atom to the open chunk. When it does not fit, the chunk
+// closes before it; but when that cut would fall inside a line and an
+// earlier cut at a line start lets the atom keep the rest of its line, the
+// chunk closes there instead (`public final class` | `A<K> extends B {`
+// becomes a cut before `public`).
 func (b *builder) add(a atom) {
 	if len(b.cur) > 0 && b.curSize+a.size > b.budget {
-		b.flush()
+		if i := b.lineCut(a); i > 0 && b.sizeFrom(i)+a.size <= b.budget {
+			b.closeFirst(i)
+		} else {
+			b.flush()
+		}
 	}
+	a.seq = b.seq
+	b.seq++
 	b.cur = append(b.cur, a)
 	b.curSize += a.size
 }
 
+// lineCut returns the index of the last atom of the open chunk that starts
+// a line, when the atom a does not; 0 when there is none or a starts a line.
+func (b *builder) lineCut(a atom) int {
+	last := b.cur[len(b.cur)-1]
+	if newlines(b.src[last.end:a.start]) > 0 {
+		return 0
+	}
+	for i := len(b.cur) - 1; i > 0; i-- {
+		if newlines(b.src[b.cur[i-1].end:b.cur[i].start]) > 0 {
+			return i
+		}
+	}
+	return 0
+}
+
+func (b *builder) sizeFrom(i int) int {
+	size := 0
+	for _, a := range b.cur[i:] {
+		size += a.size
+	}
+	return size
+}
+
+// closeFirst closes a chunk made of the first n atoms of the open chunk;
+// the rest stay open.
+func (b *builder) closeFirst(n int) {
+	size := b.curSize - b.sizeFrom(n)
+	b.closed = append(b.closed, chunk.Span{Start: b.cur[0].start, End: b.cur[n-1].end, Size: size})
+	k := copy(b.cur, b.cur[n:])
+	b.cur = b.cur[:k]
+	b.curSize -= size
+}
+
 // flush closes the open chunk.
 func (b *builder) flush() {
-	if len(b.cur) == 0 {
-		return
+	if len(b.cur) > 0 {
+		b.closeFirst(len(b.cur))
 	}
-	b.closed = append(b.closed, chunk.Span{Start: b.cur[0].start, End: b.cur[len(b.cur)-1].end, Size: b.curSize})
-	b.cur = b.cur[:0]
-	b.curSize = 0
-	b.gen++
 }
 
 // groupEnd returns the end of the group of attached units starting at i.
@@ -344,9 +377,11 @@ func (b *builder) spans() []chunk.Span {
 	return out
 }
 
-// boundary places the cut in the whitespace gap src[a:c] between two chunks.
+// boundary places the cut in the whitespace gap src[a:c] between two chunks:
+// after the gap's last line break, or after the previous chunk's own final
+// '\n' (a node can end with one, like C#'s #region line), else at c.
 func boundary(src []byte, a, c int) int {
-	for i := c - 1; i >= a; i-- {
+	for i := c - 1; i >= max(a-1, 0); i-- {
 		if src[i] == '\n' {
 			return i + 1
 		}

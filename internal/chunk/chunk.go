@@ -79,37 +79,34 @@ func Size(b []byte) int {
 }
 
 // SplitText cuts src[a:b] into consecutive pieces of at most budget
-// characters each and appends them to out; the first piece holds at most
-// first characters (first <= budget), so it can fill the room left in a chunk
-// under way. It cuts at line ends where it can
+// characters each and appends them to out. It cuts at line ends where it can
 // (keeping as many whole lines per piece as fit) and inside a line only when
 // that line alone is over the budget, then at code-point boundaries, so no
-// text is ever dropped (DESIGN.md guarantee 2).
+// text is ever dropped (DESIGN.md guarantee 2). first (<= budget) is the
+// room left in a chunk under way: a line over the budget is cut to fill it,
+// while a line that fits the budget is never cut to fill it.
 func SplitText(out []Span, sz *Sizer, a, b, first, budget int) []Span {
 	src := sz.Src()
 	start := a    // start of the piece being accumulated
 	room := first // what the piece being accumulated may hold
 	for pos := a; pos < b; {
 		end := lineEnd(src, pos, b)
-		if sz.Size(start, end) <= room {
+		switch {
+		case sz.Size(start, end) <= room: // the line joins the piece
 			pos = end
-			continue
-		}
-		if start < pos { // close the piece before this line
+		case start < pos: // close the piece before this line
 			out = append(out, Span{start, pos, sz.Size(start, pos)})
 			start, room = pos, budget
-			if sz.Size(start, end) <= room {
-				pos = end
-				continue
+		case sz.Size(start, end) <= budget: // a fresh piece holds the line whole
+			room = budget
+		default: // the line alone is over the budget: cut it inside
+			if room > 0 {
+				cut := cutAfter(sz, start, end, room)
+				out = append(out, Span{start, cut, sz.Size(start, cut)})
+				start, pos = cut, cut
 			}
+			room = budget
 		}
-		// The line alone is over the room left: cut it inside.
-		if room > 0 {
-			cut := cutAfter(sz, start, end, room)
-			out = append(out, Span{start, cut, sz.Size(start, cut)})
-			start, pos = cut, cut
-		}
-		room = budget
 	}
 	if start < b {
 		out = append(out, Span{start, b, sz.Size(start, b)})

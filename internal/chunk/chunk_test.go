@@ -53,7 +53,8 @@ func TestSplitText(t *testing.T) {
 		{"a long line is cut after budget characters", "abcdefg\n", 3, 3, []string{"abc", "def", "g\n"}},
 		{"whitespace after a cut goes to the next piece", "ab  cd", 2, 2, []string{"ab", "  cd"}},
 		{"cuts fall on code-point boundaries", "éüßö", 3, 3, []string{"éüß", "ö"}},
-		{"the first piece fills the room left", "abcdef", 1, 3, []string{"a", "bcd", "ef"}},
+		{"a line over the budget fills the room left", "abcdef", 1, 3, []string{"a", "bcd", "ef"}},
+		{"a line that fits is not cut to fill the room", "ab\ncd\n", 1, 3, []string{"ab\n", "cd\n"}},
 		{"no room left starts a fresh piece", "abcd\n", 0, 3, []string{"abc", "d\n"}},
 		{"no final newline", "ab\ncd", 3, 3, []string{"ab\n", "cd"}},
 	} {

@@ -1,0 +1,295 @@
+package conformance
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/castchunk/castchunk/internal/cast"
+	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/lang"
+	"github.com/castchunk/castchunk/internal/parse"
+	"github.com/castchunk/castchunk/internal/sliding"
+)
+
+// corpusDir holds the source files the tests run over; goldenDir their
+// rendered chunks.
+const (
+	corpusDir = "../../testdata/corpus"
+	goldenDir = "../../testdata/golden"
+)
+
+// budgets are the sizes every property is checked at.
+var budgets = []int{50, 100, 300, 1000, 2000}
+
+// corpusFile is one file of the corpus with what the checks need of it,
+// computed here independently of the chunker packages.
+type corpusFile struct {
+	rel    string // path under corpusDir, '/'-separated
+	lang   *lang.Language
+	src    []byte
+	prefix []int // prefix[i]: non-whitespace code points starting before byte i
+	lines  []int // byte offsets of every '\n'
+	nodes  []node
+}
+
+// node is one syntax node of a file's tree, in pre-order.
+type node struct {
+	start, end   int
+	kind         string
+	named, extra bool
+	leaf         bool
+	broken       bool // an ERROR node or a MISSING one
+	depth        int
+	parent       int // index in nodes, -1 for the root
+	prev, next   int // siblings, -1 when none
+	lastKid      int
+}
+
+// size is the non-whitespace code points of src[a:b].
+func (f *corpusFile) size(a, b int) int { return f.prefix[b] - f.prefix[a] }
+
+// line is the 1-based line of byte offset pos.
+func (f *corpusFile) line(pos int) int { return sort.SearchInts(f.lines, pos) + 1 }
+
+// nonSpace counts the code points of b for which unicode.IsSpace is false,
+// reading b as Go reads a string: a byte that starts no valid UTF-8
+// sequence is one character. It is DESIGN.md's size metric, written here
+// again so that the tests do not trust chunk.Size.
+func nonSpace(b []byte) int {
+	n := 0
+	for _, r := range string(b) {
+		if !unicode.IsSpace(r) {
+			n++
+		}
+	}
+	return n
+}
+
+var (
+	corpusOnce sync.Once
+	corpus     []*corpusFile
+	corpusErr  error
+)
+
+// loadCorpus reads, and parses once, every file under corpusDir whose
+// extension names a language.
+func loadCorpus(t testing.TB) []*corpusFile {
+	t.Helper()
+	corpusOnce.Do(func() { corpus, corpusErr = readCorpus() })
+	if corpusErr != nil {
+		t.Fatal(corpusErr)
+	}
+	if len(corpus) == 0 {
+		t.Fatal("empty corpus")
+	}
+	return corpus
+}
+
+func readCorpus() ([]*corpusFile, error) {
+	var files []*corpusFile
+	p := parse.New(10 * time.Second)
+	defer p.Close()
+	err := filepath.WalkDir(corpusDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(corpusDir, path)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		l := lang.ForPath(rel)
+		if l == nil {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		f := &corpusFile{rel: rel, lang: l, src: src}
+		f.prefix = make([]int, len(src)+1)
+		for i := 0; i < len(src); {
+			r, w := utf8.DecodeRune(src[i:])
+			inc := 0
+			if !unicode.IsSpace(r) {
+				inc = 1
+			}
+			for k := 1; k <= w; k++ {
+				f.prefix[i+k] = f.prefix[i] + inc
+			}
+			i += w
+		}
+		for i, c := range src {
+			if c == '\n' {
+				f.lines = append(f.lines, i)
+			}
+		}
+		tree, err := p.Parse(src, l)
+		if err != nil {
+			return err
+		}
+		f.nodes = collectNodes(tree)
+		tree.Close()
+		files = append(files, f)
+		return nil
+	})
+	return files, err
+}
+
+// collectNodes lists every node of the tree, named and anonymous, in
+// pre-order, walking with a TreeCursor and no recursion.
+func collectNodes(tree *sitter.Tree) []node {
+	c := tree.Walk()
+	defer c.Close()
+	var nodes []node
+	var stack []int // stack[d]: the node being visited at depth d
+	for {
+		n := c.Node()
+		d := int(c.Depth())
+		stack = stack[:d]
+		parent := -1
+		if d > 0 {
+			parent = stack[d-1]
+		}
+		idx := len(nodes)
+		nodes = append(nodes, node{
+			start: int(n.StartByte()), end: int(n.EndByte()), kind: n.Kind(),
+			named: n.IsNamed(), extra: n.IsExtra(), leaf: n.ChildCount() == 0,
+			broken: n.IsError() || n.IsMissing(),
+			depth:  d, parent: parent, prev: -1, next: -1, lastKid: -1,
+		})
+		if parent >= 0 {
+			if last := nodes[parent].lastKid; last >= 0 {
+				nodes[idx].prev = last
+				nodes[last].next = idx
+			}
+			nodes[parent].lastKid = idx
+		}
+		stack = append(stack, idx)
+		if c.GotoFirstChild() {
+			continue
+		}
+		for !c.GotoNextSibling() {
+			if !c.GotoParent() {
+				return nodes
+			}
+		}
+	}
+}
+
+// method is one way of chunking a file.
+type method struct {
+	name    string // as in golden directory names: cast, sliding, ...
+	budget  int
+	overlap bool // chunks may share text
+	opt     sliding.Options
+	// chunk returns a fresh copy of the spans of f.
+	chunk func(f *corpusFile) []chunk.Span
+}
+
+// reparser parses files again for the cast method, so that every chunking
+// starts from a fresh tree. The tests run one at a time; it lives as long as
+// the test binary.
+var reparser = sync.OnceValue(func() *parse.Parser { return parse.New(10 * time.Second) })
+
+func castMethod(budget int) method {
+	c := cast.New(budget)
+	return method{name: "cast", budget: budget, chunk: func(f *corpusFile) []chunk.Span {
+		tree, err := reparser().Parse(f.src, f.lang)
+		if err != nil {
+			panic(f.rel + ": " + err.Error())
+		}
+		defer tree.Close()
+		return append([]chunk.Span(nil), c.Chunk(f.src, tree)...)
+	}}
+}
+
+func slidingMethod(name string, opt sliding.Options) method {
+	c := sliding.New(opt)
+	return method{name: name, budget: opt.Budget, overlap: opt.Overlapping(), opt: opt,
+		chunk: func(f *corpusFile) []chunk.Span {
+			return append([]chunk.Span(nil), c.Chunk(f.src)...)
+		}}
+}
+
+// methods are every chunker configuration checked at a budget.
+func methods(budget int) []method {
+	return []method{
+		castMethod(budget),
+		slidingMethod("sliding", sliding.Options{Budget: budget}),
+		slidingMethod("sliding-overlap3", sliding.Options{Budget: budget, OverlapLines: 3}),
+		slidingMethod("fixed-20-10", sliding.Options{Budget: budget, WindowLines: 20, Stride: 10}),
+		slidingMethod("fixed-50-10", sliding.Options{Budget: budget, WindowLines: 50, Stride: 10}),
+	}
+}
+
+// langDir is the language a summary groups a file under: its grammar, with
+// the edge files apart.
+func langDir(f *corpusFile) string {
+	if strings.HasPrefix(f.rel, "edge/") {
+		return "edge"
+	}
+	return f.lang.Name
+}
+
+// TestCorpusParses checks the corpus is what it claims to be: every file
+// parses without an error, except the one written with syntax errors, which
+// has some; the edge files hold the bytes they are about.
+func TestCorpusParses(t *testing.T) {
+	files := loadCorpus(t)
+	seen := map[string]*corpusFile{}
+	for _, f := range files {
+		seen[f.rel] = f
+		broken := 0
+		for _, n := range f.nodes {
+			if n.broken {
+				broken++
+			}
+		}
+		wantBroken := strings.Contains(f.rel, "syntax_error")
+		if (broken > 0) != wantBroken {
+			t.Errorf("%s: %d error or missing nodes", f.rel, broken)
+		}
+	}
+	edge := []struct {
+		rel  string
+		test func([]byte) bool
+	}{
+		{"edge/crlf.py", func(b []byte) bool { return bytes.Count(b, []byte("\r\n")) == bytes.Count(b, []byte("\n")) }},
+		{"edge/crlf.cs", func(b []byte) bool { return bytes.Count(b, []byte("\r\n")) == bytes.Count(b, []byte("\n")) }},
+		{"edge/bom.cs", func(b []byte) bool { return bytes.HasPrefix(b, []byte("\ufeff")) && bytes.Contains(b, []byte("\r\n")) }},
+		{"edge/bom.java", func(b []byte) bool { return bytes.HasPrefix(b, []byte("\ufeff")) }},
+		{"edge/tabs.java", func(b []byte) bool { return bytes.Contains(b, []byte("\n\t\t")) && !bytes.Contains(b, []byte("    ")) }},
+		{"edge/long_line.py", func(b []byte) bool {
+			longest := 0
+			for _, l := range bytes.Split(b, []byte("\n")) {
+				longest = max(longest, len(l))
+			}
+			return longest > 20000
+		}},
+		{"edge/empty.py", func(b []byte) bool { return len(b) == 0 }},
+		{"edge/whitespace_only.py", func(b []byte) bool { return len(b) > 0 && len(bytes.TrimSpace(b)) == 0 }},
+		{"edge/one_line.py", func(b []byte) bool { return bytes.IndexByte(b, '\n') < 0 && len(b) > 0 }},
+		{"edge/unicode.py", func(b []byte) bool { return utf8.Valid(b) && len(b) > utf8.RuneCount(b) }},
+		{"edge/unicode.java", func(b []byte) bool { return utf8.Valid(b) && len(b) > utf8.RuneCount(b) }},
+	}
+	for _, e := range edge {
+		f := seen[e.rel]
+		if f == nil {
+			t.Errorf("%s: missing from the corpus (go generate ./internal/conformance)", e.rel)
+		} else if !e.test(f.src) {
+			t.Errorf("%s: does not hold the bytes it is about; did git or an editor convert it?", e.rel)
+		}
+	}
+}

@@ -1,0 +1,82 @@
+package conformance
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// chunkerDirs are the packages that must know no language (DESIGN.md
+// guarantee 5).
+var chunkerDirs = []string{"../cast", "../chunk", "../sliding"}
+
+// nodeQuestions are the node and cursor methods that reveal a node's type
+// or its grammar's field names: the questions a language-blind chunker never
+// asks.
+var nodeQuestions = map[string]bool{
+	"Kind": true, "KindId": true, "GrammarName": true, "GrammarId": true,
+	"Language": true, "FieldName": true, "FieldId": true,
+	"ChildByFieldName": true, "ChildByFieldId": true, "ChildrenByFieldName": true,
+	"ChildrenByFieldId": true, "FieldNameForChild": true, "FieldNameForNamedChild": true,
+}
+
+// TestChunkersKnowNoLanguage reads the source of the chunker packages and
+// fails on an import of the language registry or of a grammar, a call that
+// asks a node its type or field, or a string literal naming a node type of
+// the corpus.
+func TestChunkersKnowNoLanguage(t *testing.T) {
+	kinds := map[string]bool{}
+	for _, f := range loadCorpus(t) {
+		for _, n := range f.nodes {
+			if n.named && len(n.kind) > 2 {
+				kinds[n.kind] = true
+			}
+		}
+	}
+	fset := token.NewFileSet()
+	for _, dir := range chunkerDirs {
+		paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, path := range paths {
+			if strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			n++
+			file, err := parser.ParseFile(fset, path, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range file.Imports {
+				p, _ := strconv.Unquote(imp.Path.Value)
+				if strings.HasSuffix(p, "/internal/lang") || strings.Contains(p, "/tree-sitter-") {
+					t.Errorf("%s: imports %s", fset.Position(imp.Pos()), p)
+				}
+			}
+			ast.Inspect(file, func(x ast.Node) bool {
+				switch x := x.(type) {
+				case *ast.SelectorExpr:
+					if nodeQuestions[x.Sel.Name] {
+						t.Errorf("%s: asks .%s", fset.Position(x.Pos()), x.Sel.Name)
+					}
+				case *ast.BasicLit:
+					if x.Kind == token.STRING {
+						if s, err := strconv.Unquote(x.Value); err == nil && kinds[s] {
+							t.Errorf("%s: names the node type %q", fset.Position(x.Pos()), s)
+						}
+					}
+				}
+				return true
+			})
+		}
+		if n == 0 {
+			t.Errorf("%s: no Go source found", dir)
+		}
+	}
+}
