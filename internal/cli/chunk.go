@@ -151,7 +151,9 @@ func runChunk(ctx context.Context, o *chunkOptions, args []string, s Streams) er
 	r.startProgress(len(jobs))
 	err = pipeline.Run(ctx, jobs, cfg, func(res *pipeline.Result) error { return r.emit(out, res) })
 	r.stopProgress()
-	if err == nil {
+	// Only a run that went through replaces -o FILE: not an interrupted
+	// one, nor one where a chunker failed.
+	if err == nil && ctx.Err() == nil && !r.internal {
 		err = out.commit()
 	} else {
 		out.abort()
@@ -402,7 +404,7 @@ func (r *chunkRun) noteCache(res *pipeline.Result) {
 	case res.CacheErr != nil && !r.cacheWarned:
 		r.cacheWarned = true
 		r.warn(r.opts.cacheDir, fmt.Sprintf("cannot write to the cache, going on without storing: %v", res.CacheErr))
-	case res.CacheErr == nil && !res.Cached:
+	case r.opts.cacheDir != "" && res.CacheErr == nil && !res.Cached:
 		r.cacheWrites++
 	}
 }

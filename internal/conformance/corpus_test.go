@@ -117,34 +117,43 @@ func readCorpus() ([]*corpusFile, error) {
 		if err != nil {
 			return err
 		}
-		f := &corpusFile{rel: rel, lang: l, src: src}
-		f.prefix = make([]int, len(src)+1)
-		for i := 0; i < len(src); {
-			r, w := utf8.DecodeRune(src[i:])
-			inc := 0
-			if !unicode.IsSpace(r) {
-				inc = 1
-			}
-			for k := 1; k <= w; k++ {
-				f.prefix[i+k] = f.prefix[i] + inc
-			}
-			i += w
-		}
-		for i, c := range src {
-			if c == '\n' {
-				f.lines = append(f.lines, i)
-			}
-		}
-		tree, err := p.Parse(src, l)
+		f, err := newCorpusFile(p, rel, l, src)
 		if err != nil {
 			return err
 		}
-		f.nodes = collectNodes(tree)
-		tree.Close()
 		files = append(files, f)
 		return nil
 	})
 	return files, err
+}
+
+// newCorpusFile prepares src, in language l, for the checks.
+func newCorpusFile(p *parse.Parser, rel string, l *lang.Language, src []byte) (*corpusFile, error) {
+	f := &corpusFile{rel: rel, lang: l, src: src}
+	f.prefix = make([]int, len(src)+1)
+	for i := 0; i < len(src); {
+		r, w := utf8.DecodeRune(src[i:])
+		inc := 0
+		if !unicode.IsSpace(r) {
+			inc = 1
+		}
+		for k := 1; k <= w; k++ {
+			f.prefix[i+k] = f.prefix[i] + inc
+		}
+		i += w
+	}
+	for i, c := range src {
+		if c == '\n' {
+			f.lines = append(f.lines, i)
+		}
+	}
+	tree, err := p.Parse(src, l)
+	if err != nil {
+		return nil, err
+	}
+	f.nodes = collectNodes(tree)
+	tree.Close()
+	return f, nil
 }
 
 // collectNodes lists every node of the tree, named and anonymous, in

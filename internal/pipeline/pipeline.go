@@ -24,6 +24,7 @@ import (
 	"github.com/castchunk/castchunk/internal/parse"
 	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/sliding"
+	"github.com/castchunk/castchunk/internal/walk"
 )
 
 // Method names, as they appear in records.
@@ -175,6 +176,12 @@ func (w *worker) close() { w.parser.Close() }
 // result while this worker moves on.
 func (w *worker) run(job Job) *Result {
 	r := &Result{Job: job, Method: w.cfg.Method}
+	if !utf8.ValidString(job.Path) {
+		// A record holds its path as JSON text; this one cannot be written
+		// exactly, and castchunk never writes a replaced character.
+		r.Skip, r.Warning = SkipEncoding, "file name is not valid UTF-8; skipped"
+		return r
+	}
 	src, err := readFile(job.OSPath, w.cfg.MaxFileSize)
 	if err != nil {
 		r.Skip, r.Warning = classify(err)
@@ -271,7 +278,7 @@ func (w *worker) chunk(r *Result, src []byte) ([]chunk.Span, error) {
 type errTooLarge struct{ size, limit int64 }
 
 func (e errTooLarge) Error() string {
-	return fmt.Sprintf("file too large (%d bytes > %d byte limit); skipped", e.size, e.limit)
+	return fmt.Sprintf("file too large (%s > %s limit); skipped", walk.FormatSize(e.size), walk.FormatSize(e.limit))
 }
 
 // readFile reads a whole file, refusing to read more than limit bytes.

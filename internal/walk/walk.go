@@ -270,8 +270,8 @@ func matchGlobs(pats []string, rel, display string) bool {
 	return false
 }
 
-// formatSize renders a byte count for humans, binary units.
-func formatSize(n int64) string {
+// FormatSize writes a byte count for people: "1.5 MiB", "512 B".
+func FormatSize(n int64) string {
 	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
 	v, u := float64(n), 0
 	for v >= 1024 && u < len(units)-1 {

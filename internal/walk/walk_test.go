@@ -464,8 +464,8 @@ func TestFormatSize(t *testing.T) {
 		0: "0 B", 1023: "1023 B", 1024: "1 KiB", 1536: "1.5 KiB",
 		10 << 20: "10 MiB", 12897485: "12.3 MiB", 5 << 30: "5 GiB",
 	} {
-		if got := formatSize(n); got != want {
-			t.Errorf("formatSize(%d) = %q, want %q", n, got, want)
+		if got := FormatSize(n); got != want {
+			t.Errorf("FormatSize(%d) = %q, want %q", n, got, want)
 		}
 	}
 }
