@@ -6,7 +6,7 @@ BIN      := bin/castchunk
 SAMPLE   ?= testdata/corpus
 FUZZTIME ?= 30s
 
-.PHONY: all build run test vet fuzz bench clean
+.PHONY: all build run test vet fuzz bench corpus clean
 
 all: build
 
@@ -33,6 +33,18 @@ fuzz:
 	    $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg; \
 	  done; \
 	done
+
+## corpus: assemble bench/corpus-small (~25 MB) and bench/corpus (~100 MB) of sources from this
+## machine and its package registries (npm, Debian); downloads are cached in bench/cache
+corpus:
+	GO=$(GO) bash scripts/corpus.sh bench
+
+## bench: build, then measure parse-only vs castchunk chunk -j 1 and -j 2, peak memory and
+## start-up on both corpora (cmd/castbench); BENCHFLAGS adds castbench flags, e.g. -reps 5
+BENCHFLAGS ?=
+bench: build corpus
+	$(GO) build -o bin/castbench ./cmd/castbench
+	./bin/castbench -bin $(BIN) -corpus bench/corpus-small -corpus bench/corpus $(BENCHFLAGS)
 
 clean:
 	rm -rf bin

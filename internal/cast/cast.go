@@ -50,12 +50,10 @@ func (c *Chunker) Chunk(src []byte, tree *sitter.Tree) []chunk.Span {
 	if total := c.sizer.Size(0, len(src)); total <= c.budget {
 		return []chunk.Span{{Start: 0, End: len(src), Size: total}}
 	}
-	cursor := tree.Walk()
-	defer cursor.Close()
 	b := &c.b
-	b.reset(src, &c.sizer, c.budget, cursor)
-	root := tree.RootNode()
-	b.walk(b.topUnits(root))
+	b.reset(src, &c.sizer, c.budget)
+	defer b.tree.close()
+	b.walk(b.topUnits(rootOf(tree.RootNode())))
 	return b.spans()
 }
 
@@ -65,7 +63,7 @@ type unit struct {
 	start, end, size int
 	extra, named     bool
 	hasKids          bool
-	node             sitter.Node
+	node             treeNode
 }
 
 // atom is an indivisible piece of a chunk being built: a whole node, a group
@@ -93,7 +91,7 @@ type builder struct {
 	src    []byte
 	sz     *chunk.Sizer
 	budget int
-	cursor *sitter.TreeCursor
+	tree   treeReader
 
 	cur     []atom // the open chunk
 	curSize int
@@ -103,8 +101,8 @@ type builder struct {
 	stack  []frame
 }
 
-func (b *builder) reset(src []byte, sz *chunk.Sizer, budget int, cursor *sitter.TreeCursor) {
-	b.src, b.sz, b.budget, b.cursor = src, sz, budget, cursor
+func (b *builder) reset(src []byte, sz *chunk.Sizer, budget int) {
+	b.src, b.sz, b.budget = src, sz, budget
 	b.cur, b.curSize, b.seq = b.cur[:0], 0, 0
 	b.closed = b.closed[:0]
 	b.stack = b.stack[:0]
@@ -113,13 +111,17 @@ func (b *builder) reset(src []byte, sz *chunk.Sizer, budget int, cursor *sitter.
 // topUnits is the file seen as one sibling list: the root node and any
 // non-whitespace text outside it (a BOM sits before the root's first byte).
 // That text is not named: it is a header of the root, never a chunk alone.
-func (b *builder) topUnits(root *sitter.Node) []unit {
+func (b *builder) topUnits(root treeNode) []unit {
 	var units []unit
-	start, end := clamp(int(root.StartByte()), 0, len(b.src)), clamp(int(root.EndByte()), 0, len(b.src))
+	rootStart, rootEnd, rootKids := nodeInfo(root)
+	start, end := clamp(rootStart, 0, len(b.src)), clamp(rootEnd, 0, len(b.src))
 	prev := 0
 	if end > start {
 		units = b.appendText(units, 0, start)
-		units = append(units, b.nodeUnit(root, start, end))
+		units = append(units, unit{
+			start: start, end: end, size: b.sz.Size(start, end),
+			named: true, hasKids: rootKids, node: root,
+		})
 		prev = end
 	}
 	return b.appendText(units, prev, len(b.src))
@@ -309,30 +311,20 @@ func (b *builder) groupEnd(units []unit, i int) int {
 func (b *builder) children(u unit) []unit {
 	var out []unit
 	prev := u.start
-	b.cursor.Reset(u.node)
-	if b.cursor.GotoFirstChild() {
-		for {
-			n := b.cursor.Node()
-			s, e := clamp(int(n.StartByte()), prev, u.end), clamp(int(n.EndByte()), prev, u.end)
-			if e > s {
-				out = b.appendText(out, prev, s)
-				out = append(out, b.nodeUnit(n, s, e))
-				prev = e
-			}
-			if !b.cursor.GotoNextSibling() {
-				break
-			}
+	for _, k := range b.tree.children(u.node) {
+		s, e := clamp(int(k.start), prev, u.end), clamp(int(k.end), prev, u.end)
+		if e <= s {
+			continue
 		}
+		out = b.appendText(out, prev, s)
+		out = append(out, unit{
+			start: s, end: e, size: b.sz.Size(s, e),
+			extra: k.extra != 0, named: k.named != 0, hasKids: k.has_kids != 0,
+			node: k.node,
+		})
+		prev = e
 	}
 	return b.appendText(out, prev, u.end)
-}
-
-func (b *builder) nodeUnit(n *sitter.Node, start, end int) unit {
-	return unit{
-		start: start, end: end, size: b.sz.Size(start, end),
-		extra: n.IsExtra(), named: n.IsNamed(), hasKids: n.ChildCount() > 0,
-		node: *n,
-	}
 }
 
 // appendText adds the non-whitespace part of src[a:c], if any, as a text

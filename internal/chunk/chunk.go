@@ -89,8 +89,11 @@ func SplitText(out []Span, sz *Sizer, a, b, first, budget int) []Span {
 	src := sz.Src()
 	start := a    // start of the piece being accumulated
 	room := first // what the piece being accumulated may hold
+	end := a      // end of the line holding pos, found once per line
 	for pos := a; pos < b; {
-		end := lineEnd(src, pos, b)
+		if pos >= end {
+			end = lineEnd(src, pos, b)
+		}
 		switch {
 		case sz.Size(start, end) <= room: // the line joins the piece
 			pos = end

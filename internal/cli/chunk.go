@@ -120,9 +120,12 @@ func runChunk(ctx context.Context, o *chunkOptions, args []string, s Streams) er
 		return err
 	}
 	forced := lang.ByName(o.lang)
-	files, warnings, err := walk.List(roots, walkOpts)
-	if err != nil {
-		return usageError("%v", err)
+	var files []walk.File
+	var warnings []walk.Warning
+	if len(roots) > 0 { // none: an empty --files-from list, which chunks nothing
+		if files, warnings, err = walk.List(roots, walkOpts); err != nil {
+			return usageError("%v", err)
+		}
 	}
 	r := &chunkRun{opts: o, s: s}
 	r.summary.Budget = o.maxSize

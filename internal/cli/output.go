@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -46,6 +47,10 @@ func openOutput(name string, stdout io.Writer) (*output, error) {
 	}
 	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp-*")
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) { // name the user's file, not the temporary one
+			err = &fs.PathError{Op: "create", Path: name, Err: pe.Err}
+		}
 		return nil, err
 	}
 	if err := f.Chmod(mode); err != nil {

@@ -16,9 +16,9 @@
 // precedence; a directory that is ignored is not entered, so nothing inside
 // it can be re-included; files git tracks (the index) are listed even when
 // a pattern matches them; a nested repository (a subdirectory with its own
-// .git) is not entered. As with git, when a root argument lies inside an
-// ignored directory only the tracked files under it are listed, and a
-// Notice says so.
+// .git) is not entered. Unlike git, a directory named as a root argument
+// is walked even when it lies inside an ignored directory (naming it is
+// asking for it, as with ripgrep); the rules still apply below it.
 //
 // Outside any work tree, .gitignore files are still honoured, from the root
 // argument down; info/exclude, the global file and the index need a
