@@ -32,7 +32,10 @@ type Chunker struct {
 	b      builder
 }
 
-// New returns a chunker for the given budget (>= 1).
+// Close frees the C memory the chunker keeps between files.
+func (c *Chunker) Close() { c.b.tree.close() }
+
+// New returns a chunker for the given budget (>= 1); Close it when done.
 func New(budget int) *Chunker {
 	if budget < 1 {
 		panic(fmt.Sprintf("cast: budget %d < 1", budget))
@@ -52,7 +55,7 @@ func (c *Chunker) Chunk(src []byte, tree *sitter.Tree) []chunk.Span {
 	}
 	b := &c.b
 	b.reset(src, &c.sizer, c.budget)
-	defer b.tree.close()
+	defer b.tree.release()
 	b.walk(b.topUnits(rootOf(tree.RootNode())))
 	return b.spans()
 }

@@ -98,22 +98,29 @@ func (r *treeReader) children(n treeNode) []C.kid {
 		return nil
 	}
 	if r.capKids < count {
-		kids := (*C.kid)(C.realloc(unsafe.Pointer(r.kids), C.size_t(count)*C.size_t(unsafe.Sizeof(C.kid{}))))
+		grown := max(count, 2*r.capKids, 256)
+		kids := (*C.kid)(C.realloc(unsafe.Pointer(r.kids), C.size_t(grown)*C.size_t(unsafe.Sizeof(C.kid{}))))
 		if kids == nil {
 			panic("cast: out of memory listing the children of a node")
 		}
-		r.kids, r.capKids = kids, count
+		r.kids, r.capKids = kids, grown
 	}
 	C.list_kids(&r.cursor, n, r.kids, C.uint32_t(count))
 	return unsafe.Slice(r.kids, count)
 }
 
-// close frees the cursor's C memory.
-func (r *treeReader) close() {
+// release lets go of the tree the cursor points into; the buffer stays
+// for the next file.
+func (r *treeReader) release() {
 	if r.open {
 		C.ts_tree_cursor_delete(&r.cursor)
 		r.open = false
 	}
+}
+
+// close frees all the C memory of the reader.
+func (r *treeReader) close() {
+	r.release()
 	C.free(unsafe.Pointer(r.kids))
 	r.kids, r.capKids = nil, 0
 }

@@ -306,7 +306,7 @@ func (r *chunkRun) jobs(files []walk.File, forced *lang.Language, args []string)
 			}
 			continue
 		}
-		jobs = append(jobs, pipeline.Job{Path: f.Path, OSPath: f.OSPath, Lang: l})
+		jobs = append(jobs, pipeline.Job{Path: f.Path, OSPath: f.OSPath, Lang: l, Size: f.Size})
 	}
 	return jobs, nil
 }

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -63,7 +64,28 @@ func Execute() int {
 	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if path := os.Getenv("CASTCHUNK_CPUPROFILE"); path != "" {
+		defer profileCPU(path)()
+	}
 	return Main(ctx, os.Args[1:], Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+}
+
+// profileCPU writes a CPU profile of the run to path, for `go tool pprof`
+// (a development aid; see the README). It returns the function that stops
+// the profile.
+func profileCPU(path string) func() {
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "castchunk: CASTCHUNK_CPUPROFILE: %v\n", err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }
 
 // Main runs castchunk with args and returns the exit status. Cancelling ctx

@@ -25,6 +25,7 @@ import (
 	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/sliding"
 	"github.com/castchunk/castchunk/internal/walk"
+	"golang.org/x/sync/semaphore"
 )
 
 // Method names, as they appear in records.
@@ -38,6 +39,7 @@ type Job struct {
 	Path   string // display path, written into records
 	OSPath string // path to read
 	Lang   *lang.Language
+	Size   int64 // size when listed: what the job weighs in the window
 }
 
 // Config is how every file is chunked.
@@ -90,7 +92,13 @@ const binaryProbe = 8000
 // returns that error.
 func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) error {
 	workers := max(cfg.Jobs, 1)
-	window := 2 * workers // results materialised at once
+	// At most window files, and windowBytes of them, are in flight between
+	// the dispatcher and the writer: enough that a worker keeps going while
+	// the writer waits for a big file ahead of it, few enough that memory
+	// stays bounded by a few files.
+	window := 512 * workers
+	bytes := semaphore.NewWeighted(windowBytes)
+	weight := func(i int) int64 { return min(max(jobs[i].Size, 1), windowBytes) }
 	ctx, cancel := context.WithCancel(ctx)
 
 	// Job i's result goes to slot i%window: the credits make sure job i is
@@ -107,6 +115,9 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 			select {
 			case credits <- struct{}{}:
 			case <-ctx.Done():
+				return
+			}
+			if bytes.Acquire(ctx, weight(i)) != nil {
 				return
 			}
 			select {
@@ -146,10 +157,15 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 		if err := sink(r); err != nil {
 			return err
 		}
+		bytes.Release(weight(i))
 		<-credits
 	}
 	return nil
 }
+
+// windowBytes bounds the size of the files in flight; a bigger file goes
+// through alone.
+const windowBytes = 32 << 20
 
 // worker holds one goroutine's reusable state.
 type worker struct {
@@ -159,6 +175,7 @@ type worker struct {
 	sliding *sliding.Chunker
 	sizer   chunk.Sizer
 	encoder record.Encoder
+	buf     []byte // read buffer, reused across files
 }
 
 func newWorker(cfg Config) *worker {
@@ -170,7 +187,10 @@ func newWorker(cfg Config) *worker {
 	}
 }
 
-func (w *worker) close() { w.parser.Close() }
+func (w *worker) close() {
+	w.parser.Close()
+	w.cast.Close()
+}
 
 // run processes one file. Buffers are per result, so the writer may hold a
 // result while this worker moves on.
@@ -182,11 +202,12 @@ func (w *worker) run(job Job) *Result {
 		r.Skip, r.Warning = SkipEncoding, "file name is not valid UTF-8; skipped"
 		return r
 	}
-	src, err := readFile(job.OSPath, w.cfg.MaxFileSize)
+	src, err := readFile(w.buf[:0], job.OSPath, w.cfg.MaxFileSize)
 	if err != nil {
 		r.Skip, r.Warning = classify(err)
 		return r
 	}
+	w.buf = src[:0] // reused for the next file: the result keeps no part of src
 	r.Bytes = len(src)
 	if r.Skip, r.Warning = checkText(src); r.Skip != SkipNone {
 		return r
@@ -281,8 +302,9 @@ func (e errTooLarge) Error() string {
 	return fmt.Sprintf("file too large (%s > %s limit); skipped", walk.FormatSize(e.size), walk.FormatSize(e.limit))
 }
 
-// readFile reads a whole file, refusing to read more than limit bytes.
-func readFile(name string, limit int64) ([]byte, error) {
+// readFile reads a whole file into buf, refusing to read more than limit
+// bytes.
+func readFile(buf []byte, name string, limit int64) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
@@ -299,7 +321,9 @@ func readFile(name string, limit int64) ([]byte, error) {
 		return nil, errTooLarge{info.Size(), limit}
 	}
 	// Read to EOF rather than trusting the size: the file may change.
-	buf := make([]byte, 0, info.Size()+1)
+	if need := int(info.Size()) + 1; cap(buf) < need {
+		buf = make([]byte, 0, need)
+	}
 	for {
 		if limit > 0 && int64(len(buf)) > limit {
 			return nil, errTooLarge{int64(len(buf)), limit}
