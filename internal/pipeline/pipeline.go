@@ -82,6 +82,9 @@ type Result struct {
 	Internal error  // a bug: the chunker broke a guarantee; the file is left out
 	Cached   bool   // the spans came from the cache
 	CacheErr error  // the cache could not store the result (the run goes on)
+
+	src   []byte       // the file, for the writer to encode
+	spans []chunk.Span // its chunks
 }
 
 // binaryProbe is how much of a file is searched for a NUL byte, as git does.
@@ -108,6 +111,7 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 		slots[i] = make(chan *Result, 1)
 	}
 	credits := make(chan struct{}, window)
+	free := make(chan []byte, window) // read buffers the writer is done with
 	next := make(chan int)
 	go func() { // dispatcher: hands out job indexes while the window has room
 		defer close(next)
@@ -133,7 +137,7 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := newWorker(cfg)
+			w := newWorker(cfg, free)
 			defer w.close()
 			stop := context.AfterFunc(ctx, w.parser.Cancel)
 			defer stop()
@@ -147,6 +151,10 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 		wg.Wait()
 	}()
 
+	// The writer encodes the records (the workers only parse and chunk), so
+	// encoding and writing overlap with the parsing of the next files.
+	var enc record.Encoder
+	var records []byte
 	for i := range jobs {
 		var r *Result
 		select {
@@ -154,13 +162,35 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+		records = encode(&enc, records[:0], r)
 		if err := sink(r); err != nil {
 			return err
 		}
+		select { // hand the read buffer back to the workers
+		case free <- r.src[:0]:
+		default:
+		}
+		r.src, r.Records = nil, nil
 		bytes.Release(weight(i))
 		<-credits
 	}
 	return nil
+}
+
+// encode writes the records of a chunked file into dst, which becomes
+// r.Records, and returns dst for reuse.
+func encode(enc *record.Encoder, dst []byte, r *Result) []byte {
+	if r.Skip != SkipNone || r.Internal != nil || r.src == nil {
+		return dst
+	}
+	f := record.File{Path: r.Job.Path, Language: r.Job.Lang.Name, Method: r.Method, Src: r.src}
+	out, err := enc.AppendFile(dst, f, r.spans)
+	if err != nil {
+		r.Internal = err
+		return dst
+	}
+	r.Records = out
+	return out
 }
 
 // windowBytes bounds the size of the files in flight; a bigger file goes
@@ -173,14 +203,13 @@ type worker struct {
 	parser  *parse.Parser
 	cast    *cast.Chunker
 	sliding *sliding.Chunker
-	sizer   chunk.Sizer
-	encoder record.Encoder
-	buf     []byte // read buffer, reused across files
+	free    chan []byte // read buffers to reuse
 }
 
-func newWorker(cfg Config) *worker {
+func newWorker(cfg Config, free chan []byte) *worker {
 	return &worker{
 		cfg:     cfg,
+		free:    free,
 		parser:  parse.New(cfg.ParseTimeout),
 		cast:    cast.New(cfg.Budget),
 		sliding: sliding.New(cfg.Sliding),
@@ -202,13 +231,17 @@ func (w *worker) run(job Job) *Result {
 		r.Skip, r.Warning = SkipEncoding, "file name is not valid UTF-8; skipped"
 		return r
 	}
-	src, err := readFile(w.buf[:0], job.OSPath, w.cfg.MaxFileSize)
+	var buf []byte
+	select {
+	case buf = <-w.free:
+	default:
+	}
+	src, err := readFile(buf, job.OSPath, w.cfg.MaxFileSize)
 	if err != nil {
 		r.Skip, r.Warning = classify(err)
 		return r
 	}
-	w.buf = src[:0] // reused for the next file: the result keeps no part of src
-	r.Bytes = len(src)
+	r.src, r.Bytes = src, len(src)
 	if r.Skip, r.Warning = checkText(src); r.Skip != SkipNone {
 		return r
 	}
@@ -217,12 +250,9 @@ func (w *worker) run(job Job) *Result {
 		r.Internal = err
 		return r
 	}
+	r.spans = append([]chunk.Span(nil), spans...) // the chunker reuses its slice
 	for _, s := range spans {
 		r.Sizes = append(r.Sizes, s.Size)
-	}
-	r.Records, err = w.encoder.AppendFile(nil, record.File{Path: job.Path, Language: job.Lang.Name, Method: r.Method, Src: src}, spans)
-	if err != nil {
-		r.Internal = err
 	}
 	return r
 }
@@ -255,13 +285,13 @@ func (w *worker) valid(e cache.Entry, src []byte) bool {
 	if e.Method == MethodSliding && w.cfg.Sliding.Overlapping() {
 		return len(e.Spans) > 0 && e.Spans[len(e.Spans)-1].End == len(src)
 	}
-	w.sizer.Reset(src)
-	return chunk.Check(&w.sizer, e.Spans, w.cfg.Budget) == nil
+	return chunk.CheckTiling(e.Spans, len(src), w.cfg.Budget) == nil
 }
 
 // chunk runs the configured method, falling back to sliding windows when the
 // file cannot be parsed in time, and checks the guarantees before anything
-// is written.
+// is written: tiling and budget here, sizes in the record encoder, which
+// counts them as it escapes the content.
 func (w *worker) chunk(r *Result, src []byte) ([]chunk.Span, error) {
 	var spans []chunk.Span
 	if r.Method == MethodCast {
@@ -283,12 +313,11 @@ func (w *worker) chunk(r *Result, src []byte) ([]chunk.Span, error) {
 		spans = w.sliding.Chunk(src)
 	}
 	if r.Method == MethodCast || !w.cfg.Sliding.Overlapping() {
-		w.sizer.Reset(src)
 		budget := w.cfg.Budget
 		if r.Method == MethodSliding {
 			budget = w.cfg.Sliding.Budget
 		}
-		if err := chunk.Check(&w.sizer, spans, budget); err != nil {
+		if err := chunk.CheckTiling(spans, len(src), budget); err != nil {
 			return nil, fmt.Errorf("internal error, %s chunker broke a guarantee: %v", r.Method, err)
 		}
 	}
