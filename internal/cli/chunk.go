@@ -319,7 +319,7 @@ func (r *chunkRun) emit(out *output, res *pipeline.Result) error {
 	switch {
 	case res.Internal != nil:
 		r.internal = true
-		r.warn(res.Job.Path, res.Internal.Error())
+		r.warn(res.Job.Path, strings.TrimPrefix(res.Internal.Error(), res.Job.Path+": "))
 		return nil
 	case res.Skip != pipeline.SkipNone:
 		r.summary.Skip(res.Skip.String())

@@ -214,37 +214,51 @@ func lineStarts(src []byte) []int {
 	return starts
 }
 
-// checkFixedWindows: the spans are, in order, the windows of opt.WindowLines
-// lines every opt.Stride lines up to the first that reaches the end of the
-// file, each window one span when it fits the budget and otherwise pieces
-// that tile it.
+// checkFixedWindows checks the fixed windows against their definition
+// (sliding.Options, README): a window of WindowLines lines starts every
+// Stride lines; a window over the budget is cut short at the last whole line
+// that fits and the next window starts no later than where it ended; a line
+// alone over the budget becomes consecutive pieces within the budget; a
+// window inside the previous one is left out; the first window reaching the
+// end of the file is the last.
 func checkFixedWindows(f *corpusFile, opt sliding.Options, spans []chunk.Span) []string {
 	errs := checkCoverage(f, spans)
 	if len(f.src) == 0 {
 		return errs
 	}
 	starts := lineStarts(f.src)
-	k := 0
-	for first := 0; first < len(starts); first += opt.Stride {
-		last := min(first+opt.WindowLines, len(starts))
-		ws, we := starts[first], len(f.src)
-		if last < len(starts) {
-			we = starts[last]
+	end := func(l int) int {
+		if l < len(starts) {
+			return starts[l]
 		}
-		pieces := 0
-		for pos := ws; pos < we; pieces++ {
-			if k == len(spans) || spans[k].Start != pos || spans[k].End > we {
-				return append(errs, fmt.Sprintf("window of lines %d-%d [%d,%d): no span %d tiling it from byte %d", first+1, last, ws, we, k, pos))
+		return len(f.src)
+	}
+	k, covered := 0, 0
+	for first := 0; first < len(starts); {
+		last := min(first+opt.WindowLines, len(starts))
+		for last > first+1 && f.size(starts[first], end(last)) > opt.Budget {
+			last--
+		}
+		ws, we := starts[first], end(last)
+		switch {
+		case f.size(ws, we) > opt.Budget: // one line over the budget: pieces tile it
+			for pos := ws; pos < we; k++ {
+				if k == len(spans) || spans[k].Start != pos || spans[k].End > we {
+					return append(errs, fmt.Sprintf("long line %d [%d,%d): no span %d tiling it from byte %d", first+1, ws, we, k, pos))
+				}
+				pos = spans[k].End
 			}
-			pos = spans[k].End
+		case we > covered:
+			if k == len(spans) || spans[k].Start != ws || spans[k].End != we {
+				return append(errs, fmt.Sprintf("window of lines %d-%d [%d,%d): no span %d for it", first+1, last, ws, we, k))
+			}
 			k++
 		}
-		if pieces > 1 && f.size(ws, we) <= opt.Budget {
-			errs = append(errs, fmt.Sprintf("window of lines %d-%d fits the budget but is cut into %d pieces", first+1, last, pieces))
-		}
+		covered = max(covered, we)
 		if last == len(starts) {
 			break
 		}
+		first = min(first+opt.Stride, last)
 	}
 	if k != len(spans) {
 		errs = append(errs, fmt.Sprintf("%d spans after the last window", len(spans)-k))

@@ -122,25 +122,39 @@ func (c *Chunker) accumulate(out []chunk.Span, segs []chunk.Span, overlap int) [
 }
 
 // fixed makes windows of WindowLines lines every Stride lines, stopping at
-// the first window that reaches the end of the file.
+// the first window that reaches the end of the file. A window over the
+// budget is cut short at the last whole line that fits, and the next window
+// then starts no later than where it ended, so no text is dropped and
+// windows always move forward; a single line over the budget becomes
+// pieces of its own. A window inside the previous one adds nothing and is
+// left out.
 func (c *Chunker) fixed(src []byte) []chunk.Span {
 	lines := lineStarts(src)
+	lineEnd := func(l int) int { // end of the text of lines [.., l)
+		if l < len(lines) {
+			return lines[l]
+		}
+		return len(src)
+	}
 	var out []chunk.Span
-	for first := 0; first < len(lines); first += c.opt.Stride {
-		last := min(first+c.opt.WindowLines, len(lines))
-		start, end := lines[first], len(src)
-		if last < len(lines) {
-			end = lines[last]
+	covered := 0
+	for first := 0; first < len(lines); {
+		start, last := lines[first], min(first+c.opt.WindowLines, len(lines))
+		for last > first+1 && c.sizer.Size(start, lineEnd(last)) > c.opt.Budget {
+			last--
 		}
-		if size := c.sizer.Size(start, end); size <= c.opt.Budget {
+		end := lineEnd(last)
+		switch size := c.sizer.Size(start, end); {
+		case size > c.opt.Budget: // one line over the budget
+			out = chunk.SplitText(out, &c.sizer, start, end, c.opt.Budget, c.opt.Budget)
+		case end > covered:
 			out = append(out, chunk.Span{Start: start, End: end, Size: size})
-		} else {
-			c.segs = c.segments(c.segs[:0], start, end)
-			out = c.accumulate(out, c.segs, 0)
 		}
+		covered = max(covered, end)
 		if last == len(lines) {
 			break
 		}
+		first = min(first+c.opt.Stride, last)
 	}
 	return out
 }

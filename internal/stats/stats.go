@@ -75,10 +75,13 @@ func (s *Summary) group(language string) *group {
 
 // Dist is a size distribution.
 type Dist struct {
-	Min, Median, P90, Max int
-	Mean                  float64
-	MeanShare             float64 `json:",omitempty"` // mean / budget
-	TinyShare             float64 `json:",omitempty"` // share of chunks under 5% of the budget
+	Min       int     `json:"min"`
+	Median    int     `json:"median"`
+	P90       int     `json:"p90"`
+	Max       int     `json:"max"`
+	Mean      float64 `json:"mean"`
+	MeanShare float64 `json:"mean_share,omitempty"` // mean / budget
+	TinyShare float64 `json:"tiny_share,omitempty"` // share of chunks under 5% of the budget
 }
 
 // Line is the report for one language or for all.
@@ -103,7 +106,9 @@ type Report struct {
 
 // Bin is one bar of the size histogram: chunks with Lo <= size < Hi.
 type Bin struct {
-	Lo, Hi, Count int
+	Lo    int `json:"lo"`
+	Hi    int `json:"hi"`
+	Count int `json:"count"`
 }
 
 // Report computes the figures.
@@ -160,21 +165,23 @@ func (s *Summary) dist(sizes []int32) Dist {
 	return d
 }
 
-// histogram makes ten bars over [0, budget] (or [0, max] without a budget).
+// histogram makes up to ten bars over [0, budget] (or [0, max] without a
+// budget); the last bar ends just past the top, so it holds the top itself.
 func (s *Summary) histogram(sizes []int32) []Bin {
 	top := s.Budget
 	for _, v := range sizes {
 		top = max(top, int(v))
 	}
-	if len(sizes) == 0 || top == 0 {
+	if len(sizes) == 0 {
 		return nil
 	}
-	const bars = 10
-	width := (top + bars) / bars // the last bar includes top itself
+	bars := min(10, top+1)
+	width := (top + 1) / bars
 	bins := make([]Bin, bars)
 	for i := range bins {
 		bins[i] = Bin{Lo: i * width, Hi: (i + 1) * width}
 	}
+	bins[bars-1].Hi = top + 1
 	for _, v := range sizes {
 		bins[min(int(v)/width, bars-1)].Count++
 	}
