@@ -22,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/castchunk/castchunk/internal/chunk"
@@ -212,6 +213,22 @@ func (r *reader) bytes(n uint64) []byte {
 	return s
 }
 
+// isEntryDir reports whether name is one of the 256 fan-out folders.
+func isEntryDir(name string) bool { return isHex(name, 2) }
+
+// isHex reports whether s is n lowercase hex digits.
+func isHex(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 // Prune removes the least recently used entries until the cache holds at
 // most maxBytes, and leftover temporary files older than an hour.
 func (c *Cache) Prune(maxBytes int64) error {
@@ -231,10 +248,17 @@ func (c *Cache) Prune(maxBytes int64) error {
 		if err != nil {
 			return nil // removed by a concurrent run
 		}
-		if filepath.Base(p)[0] == '.' {
+		dir, name := filepath.Split(p)
+		if !isEntryDir(filepath.Base(dir)) {
+			return nil // not ours: Prune only ever removes cache files
+		}
+		if strings.HasPrefix(name, ".tmp-") {
 			if info.ModTime().Before(stale) {
 				os.Remove(p)
 			}
+			return nil
+		}
+		if !isHex(name, 2*sha256.Size-2) {
 			return nil
 		}
 		items = append(items, item{p, info.Size(), info.ModTime()})

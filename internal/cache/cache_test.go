@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -112,5 +113,35 @@ func TestPruneRemovesLeastRecentlyUsed(t *testing.T) {
 		if want := i == 0 || i >= 8; kept != want {
 			t.Errorf("entry %d kept=%v, want %v", i, kept, want)
 		}
+	}
+}
+
+// TestPruneLeavesForeignFilesAlone: a cache pointed at a folder that holds
+// other files (--cache ~/.cache) must never delete them.
+func TestPruneLeavesForeignFilesAlone(t *testing.T) {
+	dir := t.TempDir()
+	foreign := []string{"notes.txt", "ab/notes.txt", "zz/" + strings.Repeat("a", 62), "ab/" + strings.Repeat("A", 62)}
+	for _, f := range foreign {
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("precious"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, _ := Open(dir, "v1")
+	k := c.Key("python", []byte("x"))
+	if err := c.Put(k, entry); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Prune(0); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range foreign {
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f))); err != nil {
+			t.Errorf("Prune removed %s: %v", f, err)
+		}
+	}
+	if _, err := os.Stat(c.path(k)); !os.IsNotExist(err) {
+		t.Errorf("Prune(0) kept the cache entry")
 	}
 }

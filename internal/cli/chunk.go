@@ -59,7 +59,8 @@ current folder) and print one JSON object per chunk, files in path order.
 Folders are walked as git sees them: .gitignore files (nested ones too),
 .git/info/exclude and the global excludes file are honoured, files git tracks
 are kept even when a pattern matches them, hidden files and folders are
-skipped. Files named on the command line are always chunked.`,
+skipped. Files named on the command line are chunked even when ignored or
+hidden; --include, --exclude and --max-file-size still apply to them.`,
 		Example: `  castchunk chunk . | jq -r .path | uniq -c
   castchunk chunk --method sliding --max-size 1000 src/ > chunks.jsonl
   git ls-files | castchunk chunk --files-from - -o chunks.jsonl`,
@@ -155,9 +156,12 @@ func runChunk(ctx context.Context, o *chunkOptions, args []string, s Streams) er
 	err = pipeline.Run(ctx, jobs, cfg, func(res *pipeline.Result) error { return r.emit(out, res) })
 	r.stopProgress()
 	// Only a run that went through replaces -o FILE: not an interrupted
-	// one, nor one where a chunker failed.
-	if err == nil && ctx.Err() == nil && !r.internal {
-		err = out.commit()
+	// one, nor one where a chunker failed. Stdout or a device gets the
+	// records written so far, flushed whole: never a line cut in half.
+	if out.temp == "" || err == nil && ctx.Err() == nil && !r.internal {
+		if cerr := out.commit(); err == nil {
+			err = cerr
+		}
 	} else {
 		out.abort()
 	}

@@ -30,6 +30,9 @@ func openOutput(name string, stdout io.Writer) (*output, error) {
 	if name == "" || name == "-" {
 		return &output{Writer: bufio.NewWriterSize(stdout, outputBuffer)}, nil
 	}
+	if resolved, err := filepath.EvalSymlinks(name); err == nil {
+		name = resolved // replace the file a symlink points to, not the link
+	}
 	info, err := os.Stat(name)
 	if err == nil && !info.Mode().IsRegular() {
 		if info.IsDir() {

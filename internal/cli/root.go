@@ -64,6 +64,9 @@ func Execute() int {
 	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// After the first signal the run winds down; a second one kills it, as
+	// users expect when a phase does not watch ctx (a read from a terminal).
+	context.AfterFunc(ctx, stop)
 	if path := os.Getenv("CASTCHUNK_CPUPROFILE"); path != "" {
 		defer profileCPU(path)()
 	}
@@ -94,7 +97,7 @@ func Main(ctx context.Context, args []string, s Streams) int {
 	root := newRoot(s)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
-	if ctx.Err() != nil {
+	if err != nil && ctx.Err() != nil {
 		fmt.Fprintln(s.Err, "castchunk: interrupted")
 		return ExitInterrupted
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -30,7 +31,7 @@ median, p90, max, mean as a share of the budget), the share of tiny chunks
   castchunk stats --json chunks.jsonl | jq .total`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runStats(o, args, s)
+			return runStats(cmd.Context(), o, args, s)
 		},
 	}
 	cmd.Flags().IntVar(&o.maxSize, "max-size", 2000, "the budget the chunks were made with, for the shares")
@@ -38,7 +39,7 @@ median, p90, max, mean as a share of the budget), the share of tiny chunks
 	return cmd
 }
 
-func runStats(o *statsOptions, args []string, s Streams) error {
+func runStats(ctx context.Context, o *statsOptions, args []string, s Streams) error {
 	if o.maxSize < 1 {
 		return usageError("--max-size must be at least 1")
 	}
@@ -57,6 +58,9 @@ func runStats(o *statsOptions, args []string, s Streams) error {
 		}
 	}
 	for {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		err := dec.Decode(&rec)
 		if err == io.EOF {
 			break

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -35,7 +36,7 @@ when not.`,
   castchunk verify --root repo chunks.jsonl`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runVerify(o, args, s)
+			return runVerify(cmd.Context(), o, args, s)
 		},
 	}
 	cmd.Flags().StringVar(&o.root, "root", ".", "directory the records' paths are relative to")
@@ -43,7 +44,7 @@ when not.`,
 	return cmd
 }
 
-func runVerify(o *verifyOptions, args []string, s Streams) error {
+func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) error {
 	if o.maxSize < 0 {
 		return usageError("--max-size must not be negative")
 	}
@@ -56,7 +57,7 @@ func runVerify(o *verifyOptions, args []string, s Streams) error {
 	v := &verify.Verifier{Root: o.root, Budget: o.maxSize, Report: func(p verify.Problem) { out.println(p.String()) }}
 	dec := record.NewDecoder(in)
 	var rec record.Record
-	for {
+	for ctx.Err() == nil {
 		err := dec.Decode(&rec)
 		if err == io.EOF {
 			break
@@ -71,6 +72,9 @@ func runVerify(o *verifyOptions, args []string, s Streams) error {
 			return failure(fmt.Errorf("read %s: %w", name, err))
 		}
 		v.Add(&rec)
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
 	}
 	v.Finish()
 	out.println(fmt.Sprintf("verified %d records of %d files: %d problems", v.Records, v.Files, v.Problems))

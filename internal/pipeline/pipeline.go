@@ -111,7 +111,7 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 		slots[i] = make(chan *Result, 1)
 	}
 	credits := make(chan struct{}, window)
-	free := make(chan []byte, window) // read buffers the writer is done with
+	free := make(chan []byte, 2*workers) // read buffers the writer is done with
 	next := make(chan int)
 	go func() { // dispatcher: hands out job indexes while the window has room
 		defer close(next)
@@ -166,9 +166,11 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 		if err := sink(r); err != nil {
 			return err
 		}
-		select { // hand the read buffer back to the workers
-		case free <- r.src[:0]:
-		default:
+		if cap(r.src) <= maxReusedBuffer {
+			select { // hand the read buffer back to the workers
+			case free <- r.src[:0]:
+			default:
+			}
 		}
 		r.src, r.Records = nil, nil
 		bytes.Release(weight(i))
@@ -196,6 +198,11 @@ func encode(enc *record.Encoder, dst []byte, r *Result) []byte {
 // windowBytes bounds the size of the files in flight; a bigger file goes
 // through alone.
 const windowBytes = 32 << 20
+
+// maxReusedBuffer is the largest read buffer kept for reuse: the few big
+// files of a repository should not pin their size in memory for the rest of
+// the run.
+const maxReusedBuffer = 1 << 20
 
 // worker holds one goroutine's reusable state.
 type worker struct {

@@ -145,7 +145,11 @@ func (v *Verifier) open(path string) {
 	v.Files++
 	f := &file{path: path, line: 1, repeats: map[[sha256.Size]byte]int{}}
 	v.cur = f
-	data, err := os.ReadFile(filepath.Join(v.Root, filepath.FromSlash(path)))
+	name := filepath.FromSlash(path)
+	if !filepath.IsAbs(name) { // records of `castchunk chunk /abs/dir` name absolute paths
+		name = filepath.Join(v.Root, name)
+	}
+	data, err := os.ReadFile(name)
 	if err != nil {
 		f.unreadable = true
 		v.fileProblem(path, fmt.Sprintf("cannot read the file: %v", err))

@@ -506,3 +506,18 @@ func TestVerifyRepeatedContent(t *testing.T) {
 		t.Errorf("a wrong size in the first of repeated chunks: got\n%s", strings.Join(lines, "\n"))
 	}
 }
+
+// TestVerifyAbsolutePaths: `castchunk chunk /abs/dir` writes absolute
+// paths; verify reads them as they are, whatever --root is.
+func TestVerifyAbsolutePaths(t *testing.T) {
+	dir := t.TempDir()
+	text := "a = 1\nb = 2\n"
+	abs := filepath.ToSlash(filepath.Join(dir, "a.py"))
+	if err := os.WriteFile(filepath.Join(dir, "a.py"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	recs := decode(t, encode(t, nil, abs, "cast", []byte(text), lineSpans(t, text)))
+	if v, lines := check("somewhere/else", 0, recs); v.Problems != 0 {
+		t.Fatalf("absolute paths: %d problems: %q", v.Problems, lines)
+	}
+}
