@@ -24,10 +24,18 @@ var nodeQuestions = map[string]bool{
 	"ChildrenByFieldId": true, "FieldNameForChild": true, "FieldNameForNamedChild": true,
 }
 
+// cQuestions are the same questions in tree-sitter's C API, which the cast
+// package calls through cgo.
+var cQuestions = []string{
+	"ts_node_type", "ts_node_symbol", "ts_node_grammar", "ts_node_language",
+	"ts_node_child_by_field", "ts_node_field_name", "ts_tree_cursor_current_field",
+	"ts_language_", "ts_tree_language",
+}
+
 // TestChunkersKnowNoLanguage reads the source of the chunker packages and
 // fails on an import of the language registry or of a grammar, a call that
-// asks a node its type or field, or a string literal naming a node type of
-// the corpus.
+// asks a node its type or field (in Go or in a cgo preamble), or a string
+// literal naming a node type of the corpus.
 func TestChunkersKnowNoLanguage(t *testing.T) {
 	kinds := map[string]bool{}
 	for _, f := range loadCorpus(t) {
@@ -49,9 +57,16 @@ func TestChunkersKnowNoLanguage(t *testing.T) {
 				continue
 			}
 			n++
-			file, err := parser.ParseFile(fset, path, nil, 0)
+			file, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
 			if err != nil {
 				t.Fatal(err)
+			}
+			for _, cg := range file.Comments { // cgo preambles are comments
+				for _, q := range cQuestions {
+					if strings.Contains(cg.Text(), q) {
+						t.Errorf("%s: the C code asks %s", fset.Position(cg.Pos()), q)
+					}
+				}
 			}
 			for _, imp := range file.Imports {
 				p, _ := strconv.Unquote(imp.Path.Value)
