@@ -109,14 +109,22 @@ func (r *treeReader) children(n treeNode) []C.kid {
 	return unsafe.Slice(r.kids, count)
 }
 
-// release lets go of the tree the cursor points into; the buffer stays
-// for the next file.
+// release lets go of the tree the cursor points into. The buffer stays for
+// the next file, unless a node with very many children grew it: one
+// generated file should not pin that memory for the rest of the run.
 func (r *treeReader) release() {
 	if r.open {
 		C.ts_tree_cursor_delete(&r.cursor)
 		r.open = false
 	}
+	if r.capKids > keptKids {
+		C.free(unsafe.Pointer(r.kids))
+		r.kids, r.capKids = nil, 0
+	}
 }
+
+// keptKids is the most children the buffer keeps room for between files.
+const keptKids = 1 << 16
 
 // close frees all the C memory of the reader.
 func (r *treeReader) close() {
