@@ -47,6 +47,7 @@ func New(budget int) *Chunker {
 // The returned slice is valid until the next call.
 func (c *Chunker) Chunk(src []byte, tree *sitter.Tree) []chunk.Span {
 	c.sizer.Reset(src)
+	defer c.sizer.Release()
 	if len(src) == 0 {
 		return nil
 	}

@@ -55,6 +55,19 @@ func (s *Sizer) Reset(src []byte) {
 	s.prefix = p
 }
 
+// Release drops the sizer's buffer when a big file grew it, so that one
+// big file does not pin four bytes per byte of it for the rest of the run.
+// Call it when the sizes of this file are no longer needed.
+func (s *Sizer) Release() {
+	if cap(s.prefix) > keptPrefix {
+		s.prefix = nil
+	}
+	s.src = nil
+}
+
+// keptPrefix is the longest prefix-sum buffer kept between files (16 MiB).
+const keptPrefix = 4 << 20
+
 // Src returns the text the sizer was built for.
 func (s *Sizer) Src() []byte { return s.src }
 

@@ -83,6 +83,13 @@ static TSTree *parse_source(TSParser *parser, source *s) {
 }
 
 static void use_libc_allocator(void) { ts_set_allocator(NULL, NULL, NULL, NULL); }
+
+#ifdef __GLIBC__
+#include <malloc.h>
+static void give_back_memory(void) { malloc_trim(0); }
+#else
+static void give_back_memory(void) {}
+#endif
 */
 import "C"
 
@@ -182,6 +189,12 @@ func (p *Parser) Parse(src []byte, l *lang.Language) (*sitter.Tree, error) {
 	}
 	return wrapTree(tree), nil
 }
+
+// ReleaseMemory hands memory that freed trees left in the C heap back to
+// the operating system. A big file's tree takes tens of bytes per byte of
+// source; without this, glibc keeps that memory after the tree is freed and
+// the next big file, parsed on another thread's arena, takes as much again.
+func ReleaseMemory() { C.give_back_memory() }
 
 // rawParser and wrapTree bridge to the binding, whose Parser and Tree are
 // structs holding only the C pointer (go-tree-sitter v0.25.0, pinned in

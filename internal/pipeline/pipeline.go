@@ -199,6 +199,10 @@ func encode(enc *record.Encoder, dst []byte, r *Result) []byte {
 // through alone.
 const windowBytes = 32 << 20
 
+// bigFile is the size past which a file's freed tree is handed back to the
+// operating system at once (parse.ReleaseMemory).
+const bigFile = 1 << 20
+
 // maxReusedBuffer is the largest read buffer kept for reuse: the few big
 // files of a repository should not pin their size in memory for the rest of
 // the run.
@@ -308,6 +312,9 @@ func (w *worker) chunk(r *Result, src []byte) ([]chunk.Span, error) {
 			r.Syntax = tree.RootNode().HasError()
 			spans = w.cast.Chunk(src, tree)
 			tree.Close()
+			if len(src) > bigFile {
+				parse.ReleaseMemory()
+			}
 		case errors.Is(err, parse.ErrTimeout):
 			r.Method = MethodSliding
 			r.Warning = fmt.Sprintf("parse timed out after %v; chunked with the sliding method", w.cfg.ParseTimeout)

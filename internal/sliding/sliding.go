@@ -66,6 +66,7 @@ func New(opt Options) *Chunker {
 // call. Without overlap the spans tile src.
 func (c *Chunker) Chunk(src []byte) []chunk.Span {
 	c.sizer.Reset(src)
+	defer c.sizer.Release()
 	if len(src) == 0 {
 		return nil
 	}
