@@ -60,7 +60,9 @@ Folders are walked as git sees them: .gitignore files (nested ones too),
 .git/info/exclude and the global excludes file are honoured, files git tracks
 are kept even when a pattern matches them, hidden files and folders are
 skipped. Files named on the command line are chunked even when ignored or
-hidden; --include, --exclude and --max-file-size still apply to them.`,
+hidden; --include, --exclude and --max-file-size still apply to them.
+
+Records and exit statuses: see 'castchunk --help'.`,
 		Example: `  castchunk chunk . | jq -r .path | uniq -c
   castchunk chunk --method sliding --max-size 1000 src/ > chunks.jsonl
   git ls-files | castchunk chunk --files-from - -o chunks.jsonl`,

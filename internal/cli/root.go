@@ -129,6 +129,12 @@ a file's chunks rebuild it byte for byte, and no chunk is larger than the
 budget (non-whitespace characters). The default method is cAST (syntax-tree
 split-then-merge); --method sliding gives the line-based baseline.
 
+Each record is one JSON object on one line, with these fields in this order:
+id (32 hex: SHA-256 of path, NUL, content, NUL, repeat count), path, language,
+method (cast or sliding), index (from 0), start_line and end_line (1-based,
+inclusive), start_byte and end_byte (0-based, half-open), size (non-whitespace
+characters) and content (the exact bytes of the range).
+
 Exit status: 0 all good; 1 failure; 2 usage error; 3 output written but some
 inputs could not be read; 130 interrupted.`,
 		Version:       versionLine(),
