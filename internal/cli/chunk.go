@@ -346,6 +346,10 @@ func (r *chunkRun) emit(out *output, res *pipeline.Result) error {
 		r.summary.SyntaxErrors()
 	}
 	name := res.Job.Lang.Name
+	if len(res.Sizes) == 0 {
+		r.summary.Empty()
+		return nil
+	}
 	r.summary.AddFile(name, res.Bytes)
 	for _, size := range res.Sizes {
 		r.summary.AddChunk(name, size)

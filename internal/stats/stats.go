@@ -19,6 +19,7 @@ type Summary struct {
 	skipped   map[string]int
 	fallback  int
 	syntax    int
+	empty     int
 }
 
 // group is the tally of one language (or of everything).
@@ -57,6 +58,10 @@ func (s *Summary) Skip(reason string) {
 // Fallback counts a file chunked with the sliding method because it could
 // not be parsed.
 func (s *Summary) Fallback() { s.fallback++ }
+
+// Empty counts a file that yielded no chunk. It is not among the files of
+// a language, so the figures agree with those read back from the records.
+func (s *Summary) Empty() { s.empty++ }
 
 // SyntaxErrors counts a file whose tree has syntax errors.
 func (s *Summary) SyntaxErrors() { s.syntax++ }
@@ -101,6 +106,7 @@ type Report struct {
 	Skipped      map[string]int `json:"skipped,omitempty"`
 	Fallback     int            `json:"sliding_fallback,omitempty"`
 	SyntaxErrors int            `json:"files_with_syntax_errors,omitempty"`
+	Empty        int            `json:"empty_files,omitempty"`
 	Histogram    []Bin          `json:"histogram,omitempty"`
 }
 
@@ -113,7 +119,7 @@ type Bin struct {
 
 // Report computes the figures.
 func (s *Summary) Report() Report {
-	r := Report{Budget: s.Budget, Skipped: s.skipped, Fallback: s.fallback, SyntaxErrors: s.syntax}
+	r := Report{Budget: s.Budget, Skipped: s.skipped, Fallback: s.fallback, SyntaxErrors: s.syntax, Empty: s.empty}
 	var names []string
 	for name := range s.languages {
 		names = append(names, name)
@@ -214,6 +220,9 @@ func (r Report) WriteText(w io.Writer) error {
 	}
 	if r.Fallback > 0 {
 		fmt.Fprintf(&b, "chunked with sliding windows after a failed parse: %d\n", r.Fallback)
+	}
+	if r.Empty > 0 {
+		fmt.Fprintf(&b, "empty files (no chunks): %d\n", r.Empty)
 	}
 	if r.SyntaxErrors > 0 {
 		fmt.Fprintf(&b, "files with syntax errors (chunked by cast anyway): %d\n", r.SyntaxErrors)
