@@ -6,7 +6,7 @@ BIN      := bin/castchunk
 SAMPLE   ?= testdata/corpus
 FUZZTIME ?= 30s
 
-.PHONY: all build run test vet fuzz bench corpus clean
+.PHONY: all build run test race vet fuzz bench corpus clean
 
 all: build
 
@@ -20,6 +20,10 @@ run: build
 ## test: vet and every test (unit, golden, property, fuzz seeds, end-to-end)
 test: vet
 	$(GO) test -count=1 ./...
+
+## race: the tests of the concurrent packages under the race detector (about 2 minutes)
+race:
+	$(GO) test -race -count=1 ./internal/pipeline/ ./internal/cli/ ./internal/parse/
 
 vet:
 	@unformatted=$$(gofmt -l cmd internal); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
