@@ -91,6 +91,19 @@ func Size(b []byte) int {
 	return n
 }
 
+// FirstInvalid returns the offset of the first byte of b that is not valid
+// UTF-8, or len(b) when all of it is: what warnings and errors point at.
+func FirstInvalid(b []byte) int {
+	for i := 0; i < len(b); {
+		r, w := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && w == 1 {
+			return i
+		}
+		i += w
+	}
+	return len(b)
+}
+
 // SplitText cuts src[a:b] into consecutive pieces of at most budget
 // characters each and appends them to out. It cuts at line ends where it can
 // (keeping as many whole lines per piece as fit) and inside a line only when

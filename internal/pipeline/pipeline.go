@@ -417,23 +417,11 @@ func checkText(src []byte) (Skip, string) {
 	}
 	body := bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
 	if !utf8.Valid(body) {
-		return SkipEncoding, fmt.Sprintf("not valid UTF-8 (bad byte at offset %d); skipped", len(src)-len(body)+invalidAt(body))
+		return SkipEncoding, fmt.Sprintf("not valid UTF-8 (bad byte at offset %d); skipped", len(src)-len(body)+chunk.FirstInvalid(body))
 	}
 	return SkipNone, ""
 }
 
 func isUTF16(src []byte) bool {
 	return bytes.HasPrefix(src, []byte{0xff, 0xfe}) || bytes.HasPrefix(src, []byte{0xfe, 0xff})
-}
-
-// invalidAt returns the offset of the first byte that is not valid UTF-8.
-func invalidAt(b []byte) int {
-	for i := 0; i < len(b); {
-		r, w := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && w == 1 {
-			return i
-		}
-		i += w
-	}
-	return len(b)
 }

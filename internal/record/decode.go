@@ -158,7 +158,7 @@ func (d *Decoder) parse(line []byte, rec *Record) error {
 		return errors.New("empty line")
 	}
 	if !utf8.Valid(line) {
-		return fmt.Errorf("not valid UTF-8 at column %d", invalidAt(line)+1)
+		return fmt.Errorf("not valid UTF-8 at column %d", chunk.FirstInvalid(line)+1)
 	}
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.UseNumber()
@@ -335,17 +335,6 @@ func jsonError(err error) error {
 		return errors.New("malformed JSON: the line ends inside the object")
 	}
 	return fmt.Errorf("malformed JSON: %v", err)
-}
-
-func invalidAt(b []byte) int {
-	for i := 0; i < len(b); {
-		r, w := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && w == 1 {
-			return i
-		}
-		i += w
-	}
-	return len(b)
 }
 
 // Check reports the first way r contradicts itself: an empty or reversed
