@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/castchunk/castchunk/internal/bytesize"
 	"github.com/castchunk/castchunk/internal/cache"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/pipeline"
@@ -176,7 +177,7 @@ func runChunk(ctx context.Context, o *chunkOptions, args []string, s Streams) er
 		return failure(fmt.Errorf("write output: %w", err))
 	}
 	if r.cacheWrites > 0 {
-		limit, _ := walk.ParseSize(o.cacheMax) // checked in openCache
+		limit, _ := bytesize.Parse(o.cacheMax) // checked in openCache
 		if err := cfg.Cache.Prune(limit); err != nil {
 			r.warn(o.cacheDir, fmt.Sprintf("cannot prune the cache: %v", err))
 		}
@@ -230,7 +231,7 @@ func (o *chunkOptions) config() (pipeline.Config, walk.Options, error) {
 	if o.parseTimeout < 0 {
 		return cfg, wo, usageError("--parse-timeout must not be negative")
 	}
-	limit, err := walk.ParseSize(o.maxFileSize)
+	limit, err := bytesize.Parse(o.maxFileSize)
 	if err != nil {
 		return cfg, wo, usageError("--max-file-size: %v", err)
 	}
@@ -400,7 +401,7 @@ func (o *chunkOptions) openCache(cfg pipeline.Config) (*cache.Cache, error) {
 	if o.cacheDir == "" {
 		return nil, nil
 	}
-	if _, err := walk.ParseSize(o.cacheMax); err != nil {
+	if _, err := bytesize.Parse(o.cacheMax); err != nil {
 		return nil, usageError("--cache-max-size: %v", err)
 	}
 	salt := fmt.Sprintf("%s|%s|%d|%+v", buildID(), cfg.Method, cfg.Budget, cfg.Sliding)

@@ -338,13 +338,6 @@ func (w *worker) chunk(r *Result, src []byte) ([]chunk.Span, error) {
 	return spans, nil
 }
 
-// errTooLarge reports a file that grew past the size limit after listing.
-type errTooLarge struct{ size, limit int64 }
-
-func (e errTooLarge) Error() string {
-	return fmt.Sprintf("file too large (%s > %s limit); skipped", walk.FormatSize(e.size), walk.FormatSize(e.limit))
-}
-
 // readFile reads a whole file into buf, refusing to read more than limit
 // bytes.
 func readFile(buf []byte, name string, limit int64) ([]byte, error) {
@@ -361,7 +354,7 @@ func readFile(buf []byte, name string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("not a regular file")
 	}
 	if limit > 0 && info.Size() > limit {
-		return nil, errTooLarge{info.Size(), limit}
+		return nil, walk.TooLargeError{Size: info.Size(), Limit: limit}
 	}
 	// Read to EOF rather than trusting the size: the file may change.
 	if need := int(info.Size()) + 1; cap(buf) < need {
@@ -369,7 +362,7 @@ func readFile(buf []byte, name string, limit int64) ([]byte, error) {
 	}
 	for {
 		if limit > 0 && int64(len(buf)) > limit {
-			return nil, errTooLarge{int64(len(buf)), limit}
+			return nil, walk.TooLargeError{Size: int64(len(buf)), Limit: limit}
 		}
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
@@ -387,7 +380,7 @@ func readFile(buf []byte, name string, limit int64) ([]byte, error) {
 
 // classify turns a read error into a skip reason and a message for people.
 func classify(err error) (Skip, string) {
-	var large errTooLarge
+	var large walk.TooLargeError
 	if errors.As(err, &large) {
 		return SkipTooLarge, large.Error()
 	}

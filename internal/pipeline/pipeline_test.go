@@ -14,11 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/castchunk/castchunk/internal/bytesize"
 	"github.com/castchunk/castchunk/internal/cache"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/pipeline"
 	"github.com/castchunk/castchunk/internal/sliding"
-	"github.com/castchunk/castchunk/internal/walk"
 )
 
 type file struct {
@@ -250,7 +250,7 @@ func TestSkips(t *testing.T) {
 		{name: "missing.py", skip: pipeline.SkipUnreadable,
 			warning: "no such file or directory (did it vanish while castchunk ran?)"},
 		{name: "big.py", content: ptr("x = 12345\n"), limit: 9, skip: pipeline.SkipTooLarge,
-			warning: "file too large (" + walk.FormatSize(10) + " > " + walk.FormatSize(9) + " limit); skipped"},
+			warning: "file too large (" + bytesize.Format(10) + " > " + bytesize.Format(9) + " limit); skipped"},
 		{name: "name.py", content: ptr("x = 1\n"), path: "bad\xffname.py", skip: pipeline.SkipEncoding,
 			warning: "file name is not valid UTF-8; skipped"},
 		// Not skipped.

@@ -1,7 +1,6 @@
 package walk
 
 import (
-	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -396,8 +395,7 @@ func (rw *rootWalk) wanted(display, rel string, explicit bool) bool {
 // add lists the file, or warns when it is over the size limit.
 func (rw *rootWalk) add(display, osPath string, size int64, explicit bool) {
 	if limit := rw.opts.MaxFileSize; limit > 0 && size > limit {
-		msg := fmt.Sprintf("file too large (%s > %s limit); skipped", FormatSize(size), FormatSize(limit))
-		rw.warn(display, msg, SkipTooLarge)
+		rw.warn(display, TooLargeError{Size: size, Limit: limit}.Error(), SkipTooLarge)
 		return
 	}
 	rw.files = append(rw.files, File{Path: display, OSPath: osPath, Size: size, Explicit: explicit})

@@ -61,6 +61,8 @@ import (
 	"syscall"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/castchunk/castchunk/internal/bytesize"
 )
 
 // Options control which files are listed.
@@ -270,17 +272,14 @@ func matchGlobs(pats []string, rel, display string) bool {
 	return false
 }
 
-// FormatSize writes a byte count for people: "1.5 MiB", "512 B".
-func FormatSize(n int64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
-	v, u := float64(n), 0
-	for v >= 1024 && u < len(units)-1 {
-		v /= 1024
-		u++
-	}
-	if u == 0 {
-		return fmt.Sprintf("%d B", n)
-	}
-	s := strings.TrimSuffix(fmt.Sprintf("%.1f", v), ".0")
-	return s + " " + units[u]
+// TooLargeError is a file over the size limit (Options.MaxFileSize):
+// Size > Limit bytes. Its message is the one castchunk prints, whoever
+// notices the file is too large (the walk, or the reader when the file
+// grew after it was listed).
+type TooLargeError struct {
+	Size, Limit int64
+}
+
+func (e TooLargeError) Error() string {
+	return fmt.Sprintf("file too large (%s > %s limit); skipped", bytesize.Format(e.Size), bytesize.Format(e.Limit))
 }

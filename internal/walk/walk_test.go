@@ -287,6 +287,9 @@ func TestMaxFileSize(t *testing.T) {
 	if !reflect.DeepEqual(warns, want) {
 		t.Errorf("warnings %v, want %v", warns, want)
 	}
+	if got := (TooLargeError{Size: 3 << 19, Limit: 1 << 20}).Error(); got != want[0].Reason {
+		t.Errorf("TooLargeError says %q, the walk %q", got, want[0].Reason)
+	}
 	if files[0].Size != 1<<20 {
 		t.Errorf("size %d", files[0].Size)
 	}
@@ -386,56 +389,6 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-func TestParseSize(t *testing.T) {
-	good := map[string]int64{
-		"0":       0,
-		"1048576": 1 << 20,
-		"512KiB":  512 << 10,
-		"512kib":  512 << 10,
-		"64MiB":   64 << 20,
-		"64 MiB":  64 << 20,
-		"1GiB":    1 << 30,
-		"1gib":    1 << 30,
-		"10KB":    10000,
-		"10kb":    10000,
-		"3MB":     3000000,
-		"2GB":     2000000000,
-		"10K":     10 << 10,
-		"10k":     10 << 10,
-		"7M":      7 << 20,
-		"1G":      1 << 30,
-		"1.5MiB":  3 << 19,
-		"100B":    100,
-		" 42 ":    42,
-		"1TiB":    1 << 40,
-		"0.5K":    512,
-	}
-	for in, want := range good {
-		got, err := ParseSize(in)
-		if err != nil || got != want {
-			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
-		}
-	}
-	bad := map[string]string{
-		"":                     "invalid size",
-		"abc":                  "want a number",
-		"-1":                   "negative",
-		"-5MiB":                "negative",
-		"12XB":                 "want a number",
-		"1.2.3":                "invalid size",
-		"MiB":                  "want a number",
-		"9999999TiB":           "too large",
-		"1e6":                  "want a number",
-		"99999999999999999999": "too large",
-	}
-	for in, want := range bad {
-		_, err := ParseSize(in)
-		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), in) {
-			t.Errorf("ParseSize(%q) error = %v, want it to mention %q and the input", in, err, want)
-		}
-	}
-}
-
 func TestReadList(t *testing.T) {
 	cases := []struct {
 		in   string
@@ -455,17 +408,6 @@ func TestReadList(t *testing.T) {
 		got, err := ReadList(strings.NewReader(c.in), c.nul)
 		if err != nil || !reflect.DeepEqual(got, c.want) {
 			t.Errorf("ReadList(%q, %v) = %q, %v; want %q", c.in, c.nul, got, err, c.want)
-		}
-	}
-}
-
-func TestFormatSize(t *testing.T) {
-	for n, want := range map[int64]string{
-		0: "0 B", 1023: "1023 B", 1024: "1 KiB", 1536: "1.5 KiB",
-		10 << 20: "10 MiB", 12897485: "12.3 MiB", 5 << 30: "5 GiB",
-	} {
-		if got := FormatSize(n); got != want {
-			t.Errorf("FormatSize(%d) = %q, want %q", n, got, want)
 		}
 	}
 }
