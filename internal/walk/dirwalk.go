@@ -20,31 +20,37 @@ type scope struct {
 
 // dirFrame is one directory being walked.
 type dirFrame struct {
-	os    string // OS path
-	rel   string // relative to the root argument, "" for the root itself
-	top   string // relative to the scope's top, "" for the top itself
-	sc    *scope
-	stack ignoreStack
+	os       string // OS path
+	rel      string // relative to the root argument, "" for the root itself
+	top      string // relative to the scope's top, "" for the top itself
+	sc       *scope
+	stack    ignoreStack
+	included bool // Include matched this directory or one above it (below the root)
 }
 
 // child is the frame of an entry of f (the stack is f's: the entry's own
 // .gitignore, if a directory, is pushed when it is walked).
 func (f dirFrame) child(name string) dirFrame {
 	return dirFrame{
-		os:    filepath.Join(f.os, name),
-		rel:   joinRel(f.rel, name),
-		top:   joinRel(f.top, name),
-		sc:    f.sc,
-		stack: f.stack,
+		os:       filepath.Join(f.os, name),
+		rel:      joinRel(f.rel, name),
+		top:      joinRel(f.top, name),
+		sc:       f.sc,
+		stack:    f.stack,
+		included: f.included,
 	}
 }
 
 // rootWalk walks one root argument.
 type rootWalk struct {
 	*walker
-	display string        // the root's display path
-	active  []os.FileInfo // directories being walked, for loop detection
+	display string              // the root's display path
+	active  []os.FileInfo       // directories being walked, for loop detection
+	dirs    map[string]dirState // Include/Exclude verdicts by root-relative path, for trackedPass
 }
+
+// dirState is what Include and Exclude say of one directory itself.
+type dirState struct{ excluded, included bool }
 
 // disp turns a root-relative path into a display path.
 func (rw *rootWalk) disp(rel string) string {
@@ -70,7 +76,7 @@ func (w *walker) dirRoot(display, osPath string, info os.FileInfo) {
 		// apply to everything below it.
 		f.stack = leadingStack(sc, relRoot)
 		rw.enterDir(f, info, true)
-		rw.trackedPass(sc, relRoot, "", osPath)
+		rw.trackedPass(sc, relRoot, "", osPath, false)
 		return
 	}
 	rw.enterDir(f, info, true)
@@ -180,6 +186,9 @@ func (rw *rootWalk) walkDir(f dirFrame, isRoot bool) {
 	entries, err := os.ReadDir(f.os)
 	if err != nil {
 		rw.warn(rw.disp(f.rel), reason(err), Unreadable)
+		if isRoot {
+			rw.rootFailed = true
+		}
 		return
 	}
 	var nested *scope
@@ -205,7 +214,7 @@ func (rw *rootWalk) walkDir(f dirFrame, isRoot bool) {
 		rw.entry(f, de)
 	}
 	if nested != nil {
-		rw.trackedPass(nested, "", f.rel, f.os)
+		rw.trackedPass(nested, "", f.rel, f.os, f.included)
 	}
 }
 
@@ -266,14 +275,17 @@ func (rw *rootWalk) entry(f dirFrame, de fs.DirEntry) {
 	}
 }
 
-// visitDir enters a subdirectory unless it is ignored or excluded.
+// visitDir enters a subdirectory unless it is ignored or excluded, and
+// notes whether Include takes everything below it.
 func (rw *rootWalk) visitDir(c dirFrame, info os.FileInfo) {
 	if !rw.opts.NoIgnore && c.stack.ignored(c.top, true) {
 		return
 	}
-	if len(rw.opts.Exclude) > 0 && matchGlobs(rw.opts.Exclude, c.rel, rw.disp(c.rel)) {
+	excluded, included := rw.dirFilters(c.rel, rw.disp(c.rel), c.included)
+	if excluded {
 		return
 	}
+	c.included = c.included || included
 	rw.enterDir(c, info, false)
 }
 
@@ -292,24 +304,29 @@ func (rw *rootWalk) visitFile(c dirFrame, size func() (int64, error)) {
 	if !rw.opts.NoIgnore && c.stack.ignored(c.top, false) {
 		return
 	}
-	rw.consider(rw.disp(c.rel), c.rel, c.os, size, false)
+	rw.consider(rw.disp(c.rel), c.rel, c.os, size, false, c.included)
 }
 
 // trackedPass lists the index entries under prefix (relative to the top of
 // sc) that exist on disk as files, like git ls-files --cached. baseRel and
-// baseOS are the root-relative and OS paths of prefix.
-func (rw *rootWalk) trackedPass(sc *scope, prefix, baseRel, baseOS string) {
+// baseOS are the root-relative and OS paths of prefix; baseIncluded says
+// whether Include took prefix or a directory above it.
+func (rw *rootWalk) trackedPass(sc *scope, prefix, baseRel, baseOS string, baseIncluded bool) {
 	if sc.tracked == nil {
 		return
 	}
 	for _, t := range sc.tracked.names {
 		r, ok := underPrefix(t, prefix)
-		if !ok || (!rw.opts.Hidden && hasHidden(r)) || rw.parentExcluded(baseRel, r) {
+		if !ok || (!rw.opts.Hidden && hasHidden(r)) {
+			continue
+		}
+		excluded, included := rw.parentFilters(baseRel, r, baseIncluded)
+		if excluded {
 			continue
 		}
 		rel := joinRel(baseRel, r)
 		display := rw.disp(rel)
-		if !rw.wanted(display, rel, false) {
+		if !rw.wanted(display, rel, false, included) {
 			continue
 		}
 		osPath := filepath.Join(baseOS, filepath.FromSlash(r))
@@ -330,21 +347,34 @@ func underPrefix(t, prefix string) (string, bool) {
 	return "", false
 }
 
-// parentExcluded applies Exclude to the directories of r (below baseRel),
-// as the walk prunes excluded directories.
-func (rw *rootWalk) parentExcluded(baseRel, r string) bool {
-	if len(rw.opts.Exclude) == 0 {
-		return false
+// parentFilters applies Exclude and Include to the directories of r
+// (below baseRel) as the walk does: is one excluded (pruned), or is one
+// included (or baseIncluded)? Verdicts are remembered by directory, as the
+// index lists the files of a directory one after the other.
+func (rw *rootWalk) parentFilters(baseRel, r string, baseIncluded bool) (excluded, included bool) {
+	included = baseIncluded
+	if !rw.include.any() && !rw.exclude.any() {
+		return false, included
 	}
 	for i := 0; i < len(r); i++ {
-		if r[i] == '/' {
-			d := joinRel(baseRel, r[:i])
-			if matchGlobs(rw.opts.Exclude, d, rw.disp(d)) {
-				return true
-			}
+		if r[i] != '/' {
+			continue
 		}
+		d := joinRel(baseRel, r[:i])
+		st, ok := rw.dirs[d]
+		if !ok {
+			st.excluded, st.included = rw.dirFilters(d, rw.disp(d), false)
+			if rw.dirs == nil {
+				rw.dirs = map[string]dirState{}
+			}
+			rw.dirs[d] = st
+		}
+		if st.excluded {
+			return true, false
+		}
+		included = included || st.included
 	}
-	return false
+	return false, included
 }
 
 // trackedInfo stats a tracked path. Deleted files are silently absent, as
@@ -368,8 +398,9 @@ func (rw *rootWalk) trackedInfo(display, osPath string) (os.FileInfo, bool) {
 
 // consider lists a file if the filters let it through. size is called
 // only then, so rejected files cost no stat.
-func (rw *rootWalk) consider(display, rel, osPath string, size func() (int64, error), explicit bool) {
-	if !rw.wanted(display, rel, explicit) {
+// inIncluded says whether Include took a directory above it.
+func (rw *rootWalk) consider(display, rel, osPath string, size func() (int64, error), explicit, inIncluded bool) {
+	if !rw.wanted(display, rel, explicit, inIncluded) {
 		return
 	}
 	n, err := size()
@@ -380,16 +411,30 @@ func (rw *rootWalk) consider(display, rel, osPath string, size func() (int64, er
 	rw.add(display, osPath, n, explicit)
 }
 
-// wanted applies Include, Exclude and (for files found by walking) Accept.
-func (rw *rootWalk) wanted(display, rel string, explicit bool) bool {
-	o := &rw.opts
-	if len(o.Include) > 0 && !matchGlobs(o.Include, rel, display) {
+// wanted applies Include, Exclude and (for files found by walking) Accept
+// to a file. inIncluded says whether Include took a directory above it.
+// Patterns are matched even when the answer is known, to mark those that
+// match something.
+func (rw *rootWalk) wanted(display, rel string, explicit, inIncluded bool) bool {
+	ok := true
+	if rw.include.any() {
+		if inIncluded {
+			rw.include.mark(rel, display, false)
+		} else {
+			ok = rw.include.match(rel, display, false)
+		}
+	}
+	if rw.exclude.any() {
+		if ok {
+			ok = !rw.exclude.match(rel, display, false)
+		} else {
+			rw.exclude.mark(rel, display, false)
+		}
+	}
+	if !ok {
 		return false
 	}
-	if len(o.Exclude) > 0 && matchGlobs(o.Exclude, rel, display) {
-		return false
-	}
-	return explicit || o.Accept == nil || o.Accept(display)
+	return explicit || rw.opts.Accept == nil || rw.opts.Accept(display)
 }
 
 // add lists the file, or warns when it is over the size limit.

@@ -38,15 +38,39 @@
 // A path with a component (below the root argument) starting with '.' is
 // hidden and skipped unless Options.Hidden. Symlinks met while walking are
 // skipped unless Options.Follow; a root argument that is a symlink is always
-// followed. Include and Exclude are doublestar globs (`**` spans
-// directories); a pattern matches a path when it matches the path relative
-// to the root argument (`tests/**` with root "."), the display path
-// (`src/tests/**` with root "src"), or, for a pattern without '/', the base
-// name (`*_test.py`, `node_modules`). An excluded directory is not entered.
+// followed.
+//
+// # Include and Exclude
+//
+// Include and Exclude are doublestar globs (`**` spans directories),
+// matched against files and against the directories below the root
+// argument (the root itself is never matched: naming it is asking for it).
+// A pattern matches a file or directory when it matches its path relative
+// to the root argument (`tests/**` with root "."), its display path
+// (`src/tests/**` with root "src"), or, for a pattern without '/', its base
+// name (`*_test.py`, `node_modules`). As in .gitignore, a pattern ending in
+// '/' matches directories only (`tests/`, `src/tests/`); the trailing '/'
+// does not count as a '/' for the base-name rule. A directory that Exclude
+// matches is not entered: nothing below it is listed. A directory that
+// Include matches takes everything below it (`tests`, `tests/` or
+// `src/tests` include the files under that folder); a file is listed when
+// Include is empty, matches it or matches a directory above it, and
+// Exclude matches neither.
+//
+// A pattern that matches no file or directory during the whole walk (files
+// and directories the walk does not see, ignored or hidden or below an
+// excluded directory, do not count) is reported with a Notice whose Path is
+// "--include" or "--exclude" and whose Reason is `pattern "P" matches
+// nothing`, unless a root argument could not be read.
+//
+// # Explicit files
 //
 // Files named as arguments are "explicit": they are listed whatever the
 // ignore rules, hidden-ness and Accept say, but Include/Exclude (so that
-// `--files-from` lists can be filtered) and MaxFileSize still apply.
+// `--files-from` lists can be filtered) and MaxFileSize still apply. For
+// them the path as written is both the path relative to the root and the
+// display path, and the directories it names ("src/tests" and "src" for
+// "src/tests/a.py"; not "." or "..") are matched as directories.
 package walk
 
 import (
@@ -60,8 +84,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/bmatcuk/doublestar/v4"
-
 	"github.com/castchunk/castchunk/internal/bytesize"
 )
 
@@ -70,8 +92,8 @@ type Options struct {
 	Hidden      bool                   // include hidden files/dirs; ".git" is always skipped
 	NoIgnore    bool                   // ignore no file: no .gitignore, info/exclude, global excludes
 	Follow      bool                   // follow symlinks met while walking; loops are detected
-	Include     []string               // doublestar globs: when non-empty, a file must match one
-	Exclude     []string               // doublestar globs: a file or directory matching any is skipped
+	Include     []string               // doublestar globs: when non-empty, a file or a directory above it must match one; "dir/" matches directories only
+	Exclude     []string               // doublestar globs: a file or directory matching any is skipped; "dir/" matches directories only
 	MaxFileSize int64                  // >0: bigger files are skipped with a SkipTooLarge warning
 	Accept      func(path string) bool // called with the display path of every file found by walking; not for explicit files
 }
@@ -122,42 +144,41 @@ type Warning struct {
 // warnings sorted by Path then Reason. The error is only for bad options (an
 // invalid glob); problems with paths are warnings.
 func List(roots []string, opts Options) ([]File, []Warning, error) {
-	if err := checkGlobs("include", opts.Include); err != nil {
+	include, err := newGlobSet("--include", opts.Include)
+	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkGlobs("exclude", opts.Exclude); err != nil {
+	exclude, err := newGlobSet("--exclude", opts.Exclude)
+	if err != nil {
 		return nil, nil, err
 	}
 	if len(roots) == 0 {
 		roots = []string{"."}
 	}
-	w := &walker{opts: opts, scopes: map[string]*scope{}}
+	w := &walker{opts: opts, scopes: map[string]*scope{}, include: include, exclude: exclude}
 	for _, r := range roots {
 		if r == "" {
 			r = "."
 		}
 		w.root(r)
 	}
-	return w.result()
-}
-
-// checkGlobs rejects a bad pattern up front, so a typo is a usage error
-// rather than a silently empty filter.
-func checkGlobs(what string, pats []string) error {
-	for _, p := range pats {
-		if !doublestar.ValidatePattern(p) {
-			return fmt.Errorf("invalid %s pattern %q: %w", what, p, doublestar.ErrBadPattern)
-		}
+	if !w.rootFailed {
+		// With a root missing, "matches nothing" would say nothing useful.
+		w.include.report(w)
+		w.exclude.report(w)
 	}
-	return nil
+	return w.result()
 }
 
 // walker accumulates the result of one List call.
 type walker struct {
-	opts   Options
-	files  []File
-	warns  []Warning
-	scopes map[string]*scope // by repository top, so the index is read once
+	opts       Options
+	files      []File
+	warns      []Warning
+	scopes     map[string]*scope // by repository top, so the index is read once
+	include    *globSet
+	exclude    *globSet
+	rootFailed bool // a root argument could not be read
 }
 
 func (w *walker) warn(p, reason string, kind WarnKind) {
@@ -171,16 +192,22 @@ func (w *walker) root(arg string) {
 	info, err := os.Stat(osPath)
 	if err != nil {
 		w.warn(display, statReason(osPath, err), Unreadable)
+		w.rootFailed = true
 		return
 	}
 	switch {
 	case info.Mode().IsRegular():
 		rw := &rootWalk{walker: w, display: display}
-		rw.consider(display, display, osPath, func() (int64, error) { return info.Size(), nil }, true)
+		excluded, included := w.explicitDirs(display)
+		if excluded {
+			return
+		}
+		rw.consider(display, display, osPath, func() (int64, error) { return info.Size(), nil }, true, included)
 	case info.IsDir():
 		w.dirRoot(display, osPath, info)
 	default:
 		w.warn(display, "not a regular file or directory", Unreadable)
+		w.rootFailed = true
 	}
 }
 
@@ -257,19 +284,46 @@ func hasHidden(rel string) bool {
 	return false
 }
 
-// matchGlobs reports whether any pattern matches the path relative to the
-// root, the display path, or (for patterns without '/') the base name.
-func matchGlobs(pats []string, rel, display string) bool {
-	base := rel[strings.LastIndexByte(rel, '/')+1:]
-	for _, p := range pats {
-		if doublestar.MatchUnvalidated(p, rel) || (display != rel && doublestar.MatchUnvalidated(p, display)) {
-			return true
+// explicitDirs applies Include and Exclude to the directories of the path
+// of a file named as an argument, as written ("src/tests" and "src" for
+// "src/tests/a.py"; "." and ".." are not directory names): is one of them
+// excluded, or included?
+func (w *walker) explicitDirs(display string) (excluded, included bool) {
+	if !w.include.any() && !w.exclude.any() {
+		return false, false
+	}
+	for i := 1; i < len(display); i++ {
+		if display[i] != '/' {
+			continue
 		}
-		if !strings.Contains(p, "/") && doublestar.MatchUnvalidated(p, base) {
-			return true
+		d := display[:i]
+		if b := d[strings.LastIndexByte(d, '/')+1:]; b == "." || b == ".." {
+			continue
+		}
+		e, n := w.dirFilters(d, d, included)
+		if e {
+			return true, false
+		}
+		included = included || n
+	}
+	return false, included
+}
+
+// dirFilters applies Exclude and Include to a directory. inIncluded says
+// whether a directory above it was included (then Include is only matched
+// to mark the patterns that match it).
+func (w *walker) dirFilters(rel, display string, inIncluded bool) (excluded, included bool) {
+	if w.exclude.any() {
+		excluded = w.exclude.match(rel, display, true)
+	}
+	if w.include.any() {
+		if inIncluded || excluded {
+			w.include.mark(rel, display, true)
+		} else {
+			included = w.include.match(rel, display, true)
 		}
 	}
-	return false
+	return excluded, included
 }
 
 // TooLargeError is a file over the size limit (Options.MaxFileSize):

@@ -411,3 +411,141 @@ func TestReadList(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobFolders: Include and Exclude read git's folder syntax. "dir/"
+// matches directories only, and a directory matched takes (Include) or
+// drops (Exclude) everything below it.
+func TestGlobFolders(t *testing.T) {
+	dir := plainTree(t, "a.py", "tests/t.py", "tests/sub/u.py", "src/tests/v.py", "src/b.py",
+		"src/tests.py", "lib/tests", "docs/d.md")
+	t.Chdir(dir)
+	cases := []struct {
+		roots            []string
+		include, exclude []string
+		want             []string
+	}{
+		{nil, nil, []string{"tests/"}, []string{"a.py", "docs/d.md", "lib/tests", "src/b.py", "src/tests.py"}},
+		{nil, nil, []string{"tests//"}, []string{"a.py", "docs/d.md", "lib/tests", "src/b.py", "src/tests.py"}},
+		{nil, nil, []string{"tests"}, []string{"a.py", "docs/d.md", "src/b.py", "src/tests.py"}},
+		{nil, nil, []string{"src/tests/"}, []string{"a.py", "docs/d.md", "lib/tests", "src/b.py", "src/tests.py", "tests/sub/u.py", "tests/t.py"}},
+		{nil, nil, []string{"**/sub/"}, []string{"a.py", "docs/d.md", "lib/tests", "src/b.py", "src/tests.py", "src/tests/v.py", "tests/t.py"}},
+		{nil, []string{"tests"}, nil, []string{"lib/tests", "src/tests/v.py", "tests/sub/u.py", "tests/t.py"}},
+		{nil, []string{"tests/"}, nil, []string{"src/tests/v.py", "tests/sub/u.py", "tests/t.py"}},
+		{nil, []string{"src/tests"}, nil, []string{"src/tests/v.py"}},
+		{nil, []string{"src/tests/"}, nil, []string{"src/tests/v.py"}},
+		{nil, []string{"**/sub"}, nil, []string{"tests/sub/u.py"}},
+		{nil, []string{"tests/", "*.md"}, []string{"sub/"}, []string{"docs/d.md", "src/tests/v.py", "tests/t.py"}},
+		{nil, []string{"src/"}, []string{"tests"}, []string{"src/b.py", "src/tests.py"}},
+		// Relative to the root argument, or the display path.
+		{[]string{"src"}, []string{"tests/"}, nil, []string{"src/tests/v.py"}},
+		{[]string{"src"}, []string{"src/tests/"}, nil, []string{"src/tests/v.py"}},
+		{[]string{"src"}, nil, []string{"tests/"}, []string{"src/b.py", "src/tests.py"}},
+		// The root argument itself is not matched: naming it is asking for it.
+		{[]string{"tests"}, nil, []string{"tests/"}, []string{"tests/sub/u.py", "tests/t.py"}},
+		// Files named as arguments: the directories of their path count.
+		{[]string{"tests/t.py", "src/b.py", "src/tests/v.py"}, nil, []string{"tests/"}, []string{"src/b.py"}},
+		{[]string{"tests/t.py", "src/b.py", "src/tests/v.py"}, nil, []string{"src/"}, []string{"tests/t.py"}},
+		{[]string{"tests/t.py", "src/b.py", "src/tests/v.py"}, []string{"tests"}, nil, []string{"src/tests/v.py", "tests/t.py"}},
+		{[]string{"./tests/sub/u.py", "lib/tests"}, []string{"tests/"}, nil, []string{"tests/sub/u.py"}},
+	}
+	for _, c := range cases {
+		files, _ := mustList(t, c.roots, Options{Include: c.include, Exclude: c.exclude})
+		if got := paths(files); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("roots %q include %q exclude %q: got %q, want %q", c.roots, c.include, c.exclude, got, c.want)
+		}
+	}
+
+	// ".." in an argument is not a folder name.
+	t.Chdir(filepath.Join(dir, "src"))
+	for _, o := range []Options{{Exclude: []string{".*"}}, {Include: []string{"tests/"}}} {
+		files, _ := mustList(t, []string{"../tests/t.py"}, o)
+		if got := paths(files); !reflect.DeepEqual(got, []string{"../tests/t.py"}) {
+			t.Errorf("../tests/t.py with %+v: got %q", o, got)
+		}
+	}
+	files, _ := mustList(t, []string{"../tests/t.py"}, Options{Include: []string{"../"}})
+	if got := paths(files); len(got) != 0 {
+		t.Errorf("../tests/t.py with --include ../: got %q", got)
+	}
+}
+
+// TestGlobFoldersTracked: the index pass applies folder patterns as the
+// walk does, also to tracked files in ignored directories and to a
+// repository met outside any.
+func TestGlobFoldersTracked(t *testing.T) {
+	isolateGit(t)
+	dir := t.TempDir()
+	git(t, dir, "init", "-q")
+	writeTree(t, dir, "a.py", "tests/t.py", "vendor/tests/x.py", "vendor/y.py")
+	writeFile(t, filepath.Join(dir, ".gitignore"), "vendor/\n")
+	git(t, dir, "add", "-f", "vendor/tests/x.py", "vendor/y.py")
+	t.Chdir(dir)
+	for _, c := range []struct {
+		include, exclude []string
+		want             []string
+	}{
+		{[]string{"tests/"}, nil, []string{"tests/t.py", "vendor/tests/x.py"}},
+		{[]string{"vendor"}, nil, []string{"vendor/tests/x.py", "vendor/y.py"}},
+		{nil, []string{"tests/"}, []string{"a.py", "vendor/y.py"}},
+		{[]string{"vendor/"}, []string{"tests"}, []string{"vendor/y.py"}},
+	} {
+		files, _ := mustList(t, nil, Options{Include: c.include, Exclude: c.exclude})
+		if got := paths(files); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("include %q exclude %q: got %q, want %q", c.include, c.exclude, got, c.want)
+		}
+	}
+
+	outer := plainTree(t, "x.py", "lib/r/a.py", "lib/r/b.py")
+	git(t, filepath.Join(outer, "lib/r"), "init", "-q")
+	git(t, filepath.Join(outer, "lib/r"), "add", "a.py")
+	t.Chdir(outer)
+	files, _ := mustList(t, nil, Options{Include: []string{"lib/"}})
+	if got := paths(files); !reflect.DeepEqual(got, []string{"lib/r/a.py", "lib/r/b.py"}) {
+		t.Errorf("include lib/ over a repository met while walking: got %q", got)
+	}
+}
+
+// TestGlobMatchesNothing: a pattern that matches no file or folder of the
+// walk is reported, unless a root could not be read.
+func TestGlobMatchesNothing(t *testing.T) {
+	dir := plainTree(t, "a.py", "a_test.py", "src/b.py", "build", ".hidden/h.java", "ign.log")
+	writeFile(t, filepath.Join(dir, ".gitignore"), "*.log\n")
+	t.Chdir(dir)
+	nothing := func(flag, pat string) Warning {
+		return Warning{Path: flag, Reason: `pattern "` + pat + `" matches nothing`, Kind: Notice}
+	}
+	cases := []struct {
+		roots            []string
+		include, exclude []string
+		want             []Warning
+	}{
+		{nil, []string{"*.py", "*.java", "tests"}, nil,
+			[]Warning{nothing("--include", "*.java"), nothing("--include", "tests")}},
+		// "build/" is a folder pattern; build is a file. Hidden and ignored
+		// files are not seen.
+		{nil, nil, []string{"build/", "*.java", "*.log", "build"},
+			[]Warning{nothing("--exclude", "*.java"), nothing("--exclude", "*.log"), nothing("--exclude", "build/")}},
+		// Every pattern that matches counts, not only the first.
+		{nil, []string{"*.py", "a.py", "src/"}, []string{"*_test.py", "a_test.py"}, nil},
+		// An Exclude pattern matching only what Include left out matched something.
+		{nil, []string{"src/"}, []string{"*_test.py"}, nil},
+		// Nor is a pattern matching only inside an excluded folder.
+		{nil, []string{"b.py"}, []string{"src"}, []Warning{nothing("--include", "b.py")}},
+		// Duplicates are reported once.
+		{nil, []string{"x", "x"}, nil, []Warning{nothing("--include", "x")}},
+		{[]string{"a.py"}, []string{"*.java"}, nil, []Warning{nothing("--include", "*.java")}},
+		// A root that cannot be read: no pattern report.
+		{[]string{".", "missing"}, []string{"*.java"}, []string{"nope"},
+			[]Warning{{Path: "missing", Reason: "no such file or directory", Kind: Unreadable}}},
+		{nil, nil, nil, nil},
+	}
+	for _, c := range cases {
+		_, warns := mustList(t, c.roots, Options{Include: c.include, Exclude: c.exclude})
+		if len(warns) == 0 {
+			warns = nil
+		}
+		if !reflect.DeepEqual(warns, c.want) {
+			t.Errorf("roots %q include %q exclude %q: warnings\n%v\nwant\n%v", c.roots, c.include, c.exclude, warns, c.want)
+		}
+	}
+}
