@@ -7,7 +7,8 @@
 //
 // Beyond the paper, and as DESIGN.md requires, the chunks tile the file
 // exactly, a leaf larger than the budget is split instead of dropped,
-// comments travel with the node below them, the keywords and punctuation in
+// comments travel with the node below them (a run of them too long to go
+// with it stays whole instead), the keywords and punctuation in
 // front of a split node (its "header", e.g. `export class A {`) travel into
 // its first chunk instead of standing alone, and crumbs merge into a
 // neighbour. The walk uses an explicit stack, so no input can overflow the
@@ -85,9 +86,12 @@ type frame struct {
 	depth int
 	next  int // index of the next unit to take
 	// While the units of an oversized group are taken one by one, groupEnd is
-	// the group's end index and groupSeq the seq of the group's first atom.
-	groupEnd int
-	groupSeq int
+	// the group's end index and groupSeq the seq of the group's first atom;
+	// groupLast is where the group's last line starts when the lines above
+	// it (its comments) fit the budget together, else 0.
+	groupEnd  int
+	groupSeq  int
+	groupLast int
 }
 
 // builder accumulates atoms into chunks.
@@ -153,8 +157,23 @@ func (b *builder) walk(top []unit) {
 			continue
 		}
 		f.groupEnd, f.groupSeq = end, b.seq
+		f.groupLast = b.lastLine(f.units, f.next, end)
 	}
 	b.flush()
+}
+
+// lastLine returns the index where the last line of the group units[i:end]
+// starts, when the lines above it fit the budget together; else 0.
+func (b *builder) lastLine(units []unit, i, end int) int {
+	for k := end - 1; k > i; k-- {
+		if b.lineBreaks(units[k-1].start, units[k-1].end, units[k].start) > 0 {
+			if b.sz.Size(units[i].start, units[k-1].end) <= b.budget {
+				return k
+			}
+			return 0
+		}
+	}
+	return 0
 }
 
 // stepInGroup takes the next unit of an oversized group. Units that fit are
@@ -171,7 +190,7 @@ func (b *builder) stepInGroup(f *frame) {
 	u := f.units[f.next]
 	f.next++
 	if u.size <= b.budget {
-		if b.curSize+u.size > b.budget {
+		if b.curSize+u.size > b.budget && !(f.next <= f.groupLast && b.detachGroup(f)) {
 			b.detachBefore(f, u)
 		}
 		b.add(atom{start: u.start, end: u.end, size: u.size, depth: f.depth, named: u.named})
@@ -220,7 +239,7 @@ func (b *builder) detachBefore(f *frame, u unit) {
 		if i+1 < len(b.cur) {
 			next = b.cur[i+1].start
 		}
-		if a.depth == f.depth && a.named && newlines(b.src[a.end:next]) >= 2 {
+		if a.depth == f.depth && a.named && b.lineBreaks(a.start, a.end, next) >= 2 {
 			cut = i
 			break
 		}
@@ -228,6 +247,26 @@ func (b *builder) detachBefore(f *frame, u unit) {
 	if cut >= 0 {
 		b.closeFirst(cut + 1)
 	}
+}
+
+// detachGroup closes the open chunk before the group's first atom when a
+// complete named sibling comes before it, and reports whether it did. It is
+// called when a line above the group's last line does not fit in the open
+// chunk although all those lines fit together: they then stay together (a
+// run of comments is not scattered over two chunks) and the sibling before
+// them keeps its chunk.
+func (b *builder) detachGroup(f *frame) bool {
+	for i := len(b.cur) - 1; i > 0; i-- {
+		if b.cur[i].seq == f.groupSeq {
+			a := b.cur[i-1]
+			if a.depth != f.depth || !a.named {
+				return false
+			}
+			b.closeFirst(i)
+			return true
+		}
+	}
+	return false
 }
 
 // add appends an atom to the open chunk. When it does not fit, the chunk
@@ -253,11 +292,11 @@ func (b *builder) add(a atom) {
 // a line, when the atom a does not; 0 when there is none or a starts a line.
 func (b *builder) lineCut(a atom) int {
 	last := b.cur[len(b.cur)-1]
-	if newlines(b.src[last.end:a.start]) > 0 {
+	if b.lineBreaks(last.start, last.end, a.start) > 0 {
 		return 0
 	}
 	for i := len(b.cur) - 1; i > 0; i-- {
-		if newlines(b.src[b.cur[i-1].end:b.cur[i].start]) > 0 {
+		if b.lineBreaks(b.cur[i-1].start, b.cur[i-1].end, b.cur[i].start) > 0 {
 			return i
 		}
 	}
@@ -297,11 +336,11 @@ func (b *builder) groupEnd(units []unit, i int) int {
 	j := i + 1
 	for ; j < len(units); j++ {
 		prev, next := units[j-1], units[j]
-		breaks := newlines(b.src[prev.end:next.start])
+		breaks := b.lineBreaks(prev.start, prev.end, next.start)
 		if breaks == 0 {
 			continue
 		}
-		if breaks == 1 && prev.extra && !(j-1 > i && newlines(b.src[units[j-2].end:prev.start]) == 0) {
+		if breaks == 1 && prev.extra && !(j-1 > i && b.lineBreaks(units[j-2].start, units[j-2].end, prev.start) == 0) {
 			continue
 		}
 		break
@@ -422,6 +461,27 @@ func anyNamed(units []unit) bool {
 		}
 	}
 	return false
+}
+
+// lineBreaks counts the line breaks between the unit (or atom) src[start:end]
+// and the next one, which starts at next: those in the gap, and those in the
+// whitespace the unit ends with. A node can end with its line break, or
+// more (C#'s #pragma and #region lines take theirs, and a blank line after
+// them); what follows it is then on a new line as surely as after a break
+// in the gap.
+func (b *builder) lineBreaks(start, end, next int) int {
+	n := newlines(b.src[end:next])
+	for i := end - 1; i >= start && isSpaceByte(b.src[i]); i-- {
+		if b.src[i] == '\n' {
+			n++
+		}
+	}
+	return n
+}
+
+// isSpaceByte reports whether c is ASCII whitespace.
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
 func newlines(b []byte) int {

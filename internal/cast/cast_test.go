@@ -1,6 +1,7 @@
 package cast
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -75,6 +76,15 @@ func TestExactChunks(t *testing.T) {
 		{"tabs are whitespace and indentation goes with the next chunk", "java", 14,
 			"class A {\n\tint x;\n\tint y;\n\tint z;\n}\n",
 			[]string{"class A {\n\tint x;\n", "\tint y;\n\tint z;\n}\n"}},
+		{"a comment run after a trailing comment travels with the node below (java)", "java", 20,
+			"class A {\n    int a = 1; // one\n    // two\n    // three\n    int b = 2;\n}\n",
+			[]string{"class A {\n    int a = 1; // one\n", "    // two\n    // three\n    int b = 2;\n}\n"}},
+		{"a comment run after a trailing comment travels with the node below (typescript)", "typescript", 25,
+			"const a = 1; // one\n// two\n/** three */\nconst b = 2;\n",
+			[]string{"const a = 1; // one\n", "// two\n/** three */\nconst b = 2;\n"}},
+		{"a comment run after a statement travels with the node below (python)", "python", 15,
+			"a = 1\n# two\n# three\nb = 2\n",
+			[]string{"a = 1\n", "# two\n# three\nb = 2\n"}},
 		{"budget counts code points, not bytes", "python", 6,
 			"é = 'ü'\nß = 'ö'\n",
 			[]string{"é = 'ü'\n", "ß = 'ö'\n"}},
@@ -136,5 +146,40 @@ func TestDeepNestingDoesNotOverflow(t *testing.T) {
 	spans := chunkSpans(t, "python", src, 100)
 	if len(spans) < 2*depth/100 {
 		t.Errorf("only %d chunks for %d characters", len(spans), 2*depth)
+	}
+}
+
+// TestLineThatEndsWithItsBreakThenComments covers nodes that end with their
+// own line break, like C#'s #pragma lines (one that a blank line follows
+// takes that too): what follows them is on a new line, so a run of comments
+// after one is not mistaken for a comment trailing it.
+func TestLineThatEndsWithItsBreakThenComments(t *testing.T) {
+	class := "class A\n{\n    public int X() { return 1; }\n#pragma warning disable CS1591\n" +
+		"    /// <summary>Gets one.</summary>\n    /// <returns>One.</returns>\n    public int One() { return 1; }\n}\n"
+	tests := []struct {
+		name   string
+		budget int
+		src    string
+		want   []chunk.Span
+	}{
+		{"the pragma, the whole /// run and the method fit: they go together", 110, class,
+			[]chunk.Span{{Start: 0, End: 43, Size: 29}, {Start: 43, End: 180, Size: 108}}},
+		{"a run too long to go with the method stays whole", 100, class,
+			[]chunk.Span{{Start: 0, End: 43, Size: 29}, {Start: 43, End: 143, Size: 83}, {Start: 143, End: 180, Size: 25}}},
+		{"a pragma that swallows the blank line after it is not above the comment", 60,
+			"class A { int X() => 1; }\n#pragma warning restore CS0618\n\n/// <summary>K.</summary>\nclass K { int Y() => 2; }\n",
+			[]chunk.Span{{Start: 0, End: 58, Size: 45}, {Start: 58, End: 110, Size: 42}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := chunkSpans(t, "csharp", tt.src, tt.budget)
+			if !slices.Equal(got, tt.want) {
+				var text []string
+				for _, s := range got {
+					text = append(text, tt.src[s.Start:s.End])
+				}
+				t.Errorf("spans %v, want %v; chunks:\n%q", got, tt.want, text)
+			}
+		})
 	}
 }

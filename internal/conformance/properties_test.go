@@ -485,7 +485,19 @@ func visibleSibling(f *corpusFile, i int, next bool) int {
 // where node b starts, with only whitespace between them.
 func directlyAbove(f *corpusFile, a, b int) bool {
 	x, y := f.nodes[a].end, f.nodes[b].start
-	return bytes.Count(f.src[x:y], []byte("\n")) == 1 && f.size(x, y) == 0
+	return breaksAfter(f, a, y) == 1 && f.size(x, y) == 0
+}
+
+// breaksAfter counts the line breaks from the last non-whitespace
+// character of node a to byte y: a node can end with its line break, or
+// more (C#'s #pragma and #region lines take theirs, and a blank line after
+// them).
+func breaksAfter(f *corpusFile, a, y int) int {
+	x := f.nodes[a].start
+	if t := bytes.TrimRightFunc(f.src[x:f.nodes[a].end], unicode.IsSpace); len(t) > 0 {
+		x += len(t)
+	}
+	return bytes.Count(f.src[x:y], []byte("\n"))
 }
 
 func commentRuns(f *corpusFile) []commentRun {
@@ -510,7 +522,7 @@ func commentRuns(f *corpusFile) []commentRun {
 		// that node.
 		for first != i {
 			p := visibleSibling(f, first, false)
-			if p < 0 || bytes.IndexByte(f.src[f.nodes[p].end:f.nodes[first].start], '\n') >= 0 {
+			if p < 0 || breaksAfter(f, p, f.nodes[first].start) > 0 {
 				break
 			}
 			first = visibleSibling(f, first, true)
