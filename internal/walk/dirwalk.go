@@ -412,7 +412,7 @@ func (rw *rootWalk) consider(display, rel, osPath string, size func() (int64, er
 }
 
 // wanted applies Include, Exclude and (for files found by walking) Accept
-// to a file. inIncluded says whether Include took a directory above it.
+// to a file; a file Accept rejects is reported as Unsupported. inIncluded says whether Include took a directory above it.
 // Patterns are matched even when the answer is known, to mark those that
 // match something.
 func (rw *rootWalk) wanted(display, rel string, explicit, inIncluded bool) bool {
@@ -434,7 +434,11 @@ func (rw *rootWalk) wanted(display, rel string, explicit, inIncluded bool) bool 
 	if !ok {
 		return false
 	}
-	return explicit || rw.opts.Accept == nil || rw.opts.Accept(display)
+	if explicit || rw.opts.Accept == nil || rw.opts.Accept(display) {
+		return true
+	}
+	rw.warn(display, "unsupported file type; skipped", Unsupported)
+	return false
 }
 
 // add lists the file, or warns when it is over the size limit.

@@ -63,6 +63,13 @@
 // "--include" or "--exclude" and whose Reason is `pattern "P" matches
 // nothing`, unless a root argument could not be read.
 //
+// # Accept
+//
+// A file found by walking that Options.Accept rejects is not listed; it is
+// reported with a Warning of Kind Unsupported (one per file that the ignore
+// rules, hidden-ness and Include/Exclude let through), for the caller to
+// count rather than print.
+//
 // # Explicit files
 //
 // Files named as arguments are "explicit": they are listed whatever the
@@ -95,7 +102,7 @@ type Options struct {
 	Include     []string               // doublestar globs: when non-empty, a file or a directory above it must match one; "dir/" matches directories only
 	Exclude     []string               // doublestar globs: a file or directory matching any is skipped; "dir/" matches directories only
 	MaxFileSize int64                  // >0: bigger files are skipped with a SkipTooLarge warning
-	Accept      func(path string) bool // called with the display path of every file found by walking; not for explicit files
+	Accept      func(path string) bool // called with the display path of every file found by walking; not for explicit files. A rejected file gets an Unsupported warning
 }
 
 // File is one file to chunk.
@@ -117,6 +124,10 @@ const (
 	// Notice: information that is not a problem with any input, e.g. an
 	// unreadable git index or a root inside an ignored directory.
 	Notice
+	// Unsupported: a file found by walking that Options.Accept rejected
+	// (castchunk: no grammar for it). One per file, for counting rather
+	// than printing.
+	Unsupported
 )
 
 // String names the kind, for logs and tests.
@@ -128,6 +139,8 @@ func (k WarnKind) String() string {
 		return "too-large"
 	case Notice:
 		return "notice"
+	case Unsupported:
+		return "unsupported"
 	}
 	return fmt.Sprintf("WarnKind(%d)", int(k))
 }
@@ -235,9 +248,18 @@ func (w *walker) result() ([]File, []Warning, error) {
 		if n := len(warns); n > 0 && warns[n-1] == x {
 			continue
 		}
+		if x.Kind == Unsupported && listed(files, x.Path) {
+			continue // also named as an argument, and listed as such
+		}
 		warns = append(warns, x)
 	}
 	return files, warns, nil
+}
+
+// listed reports whether the sorted files hold the path.
+func listed(files []File, p string) bool {
+	i := sort.Search(len(files), func(i int) bool { return files[i].Path >= p })
+	return i < len(files) && files[i].Path == p
 }
 
 // statReason names why a path cannot be stat'ed, telling dangling and

@@ -549,3 +549,28 @@ func TestGlobMatchesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestUnsupportedReported: a file found by walking that Accept rejects is
+// reported, once, with its display path; files the walk leaves out for
+// other reasons, and files named as arguments, are not.
+func TestUnsupportedReported(t *testing.T) {
+	dir := plainTree(t, "a.py", "b.js", "sub/Makefile", "sub/c.md", "notes.txt", "x.log", ".h.js", "skip/d.js")
+	writeFile(t, filepath.Join(dir, ".gitignore"), "*.log\n")
+	t.Chdir(dir)
+	accept := func(p string) bool { return strings.HasSuffix(p, ".py") }
+	files, warns := mustList(t, []string{".", "sub", "notes.txt"}, Options{Accept: accept, Exclude: []string{"skip/"}})
+	if got := paths(files); !reflect.DeepEqual(got, []string{"a.py", "notes.txt"}) {
+		t.Errorf("files %q", got)
+	}
+	want := []Warning{
+		{"b.js", "unsupported file type; skipped", Unsupported},
+		{"sub/Makefile", "unsupported file type; skipped", Unsupported},
+		{"sub/c.md", "unsupported file type; skipped", Unsupported},
+	}
+	if !reflect.DeepEqual(warns, want) {
+		t.Errorf("warnings\n%v\nwant\n%v", warns, want)
+	}
+	if Unsupported.String() != "unsupported" {
+		t.Errorf("Unsupported.String() = %q", Unsupported.String())
+	}
+}
