@@ -3,9 +3,10 @@
 // split it into its children when it does not, and greedily merge adjacent
 // siblings up to the budget. It works on bytes and a tree and knows nothing
 // of files or languages: all it asks a node is its byte range, whether it is
-// named or extra, and its children (DESIGN.md guarantee 5).
+// named or extra, and its children (docs/design.md, guarantee 5), through
+// the bridge package tsc.
 //
-// Beyond the paper, and as DESIGN.md requires, the chunks tile the file
+// Beyond the paper, and as docs/design.md requires, the chunks tile the file
 // exactly, a leaf larger than the budget is split instead of dropped,
 // comments travel with the node below them (a run of them too long to go
 // with it stays whole instead), the keywords and punctuation in
@@ -23,6 +24,7 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/tsc"
 )
 
 // Chunker turns one parsed file into spans. It keeps buffers between files,
@@ -34,7 +36,7 @@ type Chunker struct {
 }
 
 // Close frees the C memory the chunker keeps between files.
-func (c *Chunker) Close() { c.b.tree.close() }
+func (c *Chunker) Close() { c.b.tree.Close() }
 
 // New returns a chunker for the given budget (>= 1); Close it when done.
 func New(budget int) *Chunker {
@@ -57,8 +59,8 @@ func (c *Chunker) Chunk(src []byte, tree *sitter.Tree) []chunk.Span {
 	}
 	b := &c.b
 	b.reset(src, &c.sizer, c.budget)
-	defer b.tree.release()
-	b.walk(b.topUnits(rootOf(tree.RootNode())))
+	defer b.tree.Release()
+	b.walk(b.topUnits(tsc.NodeOf(tree.RootNode())))
 	return b.spans()
 }
 
@@ -68,7 +70,7 @@ type unit struct {
 	start, end, size int
 	extra, named     bool
 	hasKids          bool
-	node             treeNode
+	node             tsc.Node
 }
 
 // atom is an indivisible piece of a chunk being built: a whole node, a group
@@ -99,7 +101,7 @@ type builder struct {
 	src    []byte
 	sz     *chunk.Sizer
 	budget int
-	tree   treeReader
+	tree   tsc.Lister // lists children in bulk, one cgo call per split node
 
 	cur     []atom // the open chunk
 	curSize int
@@ -119,10 +121,10 @@ func (b *builder) reset(src []byte, sz *chunk.Sizer, budget int) {
 // topUnits is the file seen as one sibling list: the root node and any
 // non-whitespace text outside it (a BOM sits before the root's first byte).
 // That text is not named: it is a header of the root, never a chunk alone.
-func (b *builder) topUnits(root treeNode) []unit {
+func (b *builder) topUnits(root tsc.Node) []unit {
 	var units []unit
-	rootStart, rootEnd, rootKids := nodeInfo(root)
-	start, end := clamp(rootStart, 0, len(b.src)), clamp(rootEnd, 0, len(b.src))
+	rootKids := root.ChildCount() > 0
+	start, end := clamp(int(root.StartByte()), 0, len(b.src)), clamp(int(root.EndByte()), 0, len(b.src))
 	prev := 0
 	if end > start {
 		units = b.appendText(units, 0, start)
@@ -354,16 +356,16 @@ func (b *builder) groupEnd(units []unit, i int) int {
 func (b *builder) children(u unit) []unit {
 	var out []unit
 	prev := u.start
-	for _, k := range b.tree.children(u.node) {
-		s, e := clamp(int(k.start), prev, u.end), clamp(int(k.end), prev, u.end)
+	for _, k := range b.tree.Children(u.node) {
+		s, e := clamp(int(k.Start()), prev, u.end), clamp(int(k.End()), prev, u.end)
 		if e <= s {
 			continue
 		}
 		out = b.appendText(out, prev, s)
 		out = append(out, unit{
 			start: s, end: e, size: b.sz.Size(s, e),
-			extra: k.extra != 0, named: k.named != 0, hasKids: k.has_kids != 0,
-			node: k.node,
+			extra: k.Extra(), named: k.Named(), hasKids: k.HasKids(),
+			node: k.Node(),
 		})
 		prev = e
 	}
@@ -394,7 +396,7 @@ func (b *builder) appendText(units []unit, a, c int) []unit {
 }
 
 // spans merges crumbs into a neighbour and turns the chunks into byte spans
-// that tile the file, placing each boundary by DESIGN.md's rule: at the start
+// that tile the file, placing each boundary by docs/design.md's rule: at the start
 // of the line of the next chunk's first node when a line break separates
 // them, else right at that node.
 func (b *builder) spans() []chunk.Span {

@@ -6,49 +6,8 @@ import (
 	"testing"
 	"time"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/castchunk/castchunk/internal/lang"
 )
-
-// TestBridgeMatchesBinding checks that the direct C parse yields the same
-// tree as the binding's own Parse, in every language: the guard for the
-// struct-layout bridge in rawParser and wrapTree.
-func TestBridgeMatchesBinding(t *testing.T) {
-	samples := map[string]string{
-		"python":     "\ufeffimport os\n\n@dec\ndef f(x):\n    return x  # c\n",
-		"java":       "class A { @Override public int f() { return 1; } }\n",
-		"typescript": "export const f = (x: number): number => x + 1;\n",
-		"tsx":        "export function C() { return <div>{1}</div>; }\n",
-		"csharp":     "[Obsolete] class A { #region r\n int F() => 1;\n#endregion\n }\n",
-	}
-	p := New(0)
-	defer p.Close()
-	for name, src := range samples {
-		l := lang.ByName(name)
-		tree, err := p.Parse([]byte(src), l)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		got := tree.RootNode().ToSexp()
-		tree.Close()
-
-		ref := sitter.NewParser()
-		if err := ref.SetLanguage(l.Grammar()); err != nil {
-			t.Fatal(err)
-		}
-		refTree := ref.Parse([]byte(src), nil)
-		want := refTree.RootNode().ToSexp()
-		refTree.Close()
-		ref.Close()
-		if got != want {
-			t.Errorf("%s: bridge tree\n%s\nbinding tree\n%s", name, got, want)
-		}
-		if strings.Contains(got, "ERROR") {
-			t.Errorf("%s: sample does not parse cleanly: %s", name, got)
-		}
-	}
-}
 
 func TestEmptySource(t *testing.T) {
 	p := New(0)

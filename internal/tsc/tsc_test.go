@@ -1,0 +1,278 @@
+package tsc
+
+import (
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"unsafe"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/castchunk/castchunk/internal/lang"
+)
+
+// samples parse cleanly, one per language, and hold named, anonymous and
+// extra nodes, a BOM and C#'s preprocessor lines that end with their '\n'.
+var samples = map[string]string{
+	"python":     "\ufeffimport os\n\n@dec\ndef f(x):\n    return x  # c\n",
+	"java":       "class A { /* c */ @Override public int f() { return 1; } }\n",
+	"typescript": "// c\nexport const f = (x: number): number => x + 1;\n",
+	"tsx":        "export function C() { return <div>{1}</div>; }\n",
+	"csharp":     "[Obsolete] class A { #region r\n int F() => 1;\n#endregion\n /// d\n int G() => 2; }\n",
+}
+
+// bindingParse parses src with the binding's own Parse.
+func bindingParse(t *testing.T, name, src string) *sitter.Tree {
+	t.Helper()
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(lang.ByName(name).Grammar()); err != nil {
+		t.Fatal(err)
+	}
+	tree := p.Parse([]byte(src), nil)
+	if tree == nil {
+		t.Fatalf("%s: the binding did not parse", name)
+	}
+	return tree
+}
+
+// eachNode calls fn on every node of tree, in pre-order, walking with the
+// binding's cursor.
+func eachNode(tree *sitter.Tree, fn func(n *sitter.Node)) {
+	c := tree.Walk()
+	defer c.Close()
+	for {
+		fn(c.Node())
+		if c.GotoFirstChild() || c.GotoNextSibling() {
+			continue
+		}
+		for {
+			if !c.GotoParent() {
+				return
+			}
+			if c.GotoNextSibling() {
+				break
+			}
+		}
+	}
+}
+
+// TestBindingLayout checks the layout the casts assume: the binding's
+// Parser and Tree hold only a pointer, its Node only a TSNode of our size.
+func TestBindingLayout(t *testing.T) {
+	for _, typ := range []reflect.Type{reflect.TypeFor[sitter.Parser](), reflect.TypeFor[sitter.Tree]()} {
+		if typ.NumField() != 1 || typ.Field(0).Type.Kind() != reflect.Pointer || typ.Size() != unsafe.Sizeof(uintptr(0)) {
+			t.Errorf("sitter.%s is not a struct holding one pointer: %d fields, size %d", typ.Name(), typ.NumField(), typ.Size())
+		}
+	}
+	node := reflect.TypeFor[sitter.Node]()
+	if node.NumField() != 1 || node.Field(0).Type.Kind() != reflect.Struct || node.Size() != unsafe.Sizeof(Node{}) {
+		t.Errorf("sitter.Node is not a struct holding one TSNode of %d bytes: %d fields, size %d", unsafe.Sizeof(Node{}), node.NumField(), node.Size())
+	}
+	if got, want := unsafe.Sizeof(Node{}), 4*4+2*unsafe.Sizeof(uintptr(0)); got != want {
+		t.Errorf("Node is %d bytes, TSNode is %d", got, want)
+	}
+}
+
+// TestNodeOfMatchesBinding checks NodeOf, and its inverse, against the
+// binding's own answers on every node of every sample.
+func TestNodeOfMatchesBinding(t *testing.T) {
+	for name, src := range samples {
+		tree := bindingParse(t, name, src)
+		nodes := 0
+		eachNode(tree, func(n *sitter.Node) {
+			nodes++
+			got := NodeOf(n)
+			if got.StartByte() != uint32(n.StartByte()) || got.EndByte() != uint32(n.EndByte()) ||
+				got.ChildCount() != uint32(n.ChildCount()) || got.IsExtra() != n.IsExtra() || got.IsNamed() != n.IsNamed() {
+				t.Errorf("%s: node %s [%d,%d): NodeOf answers [%d,%d) %d children extra=%v named=%v, the binding [%d,%d) %d children extra=%v named=%v",
+					name, n.Kind(), n.StartByte(), n.EndByte(), got.StartByte(), got.EndByte(), got.ChildCount(), got.IsExtra(), got.IsNamed(),
+					n.StartByte(), n.EndByte(), n.ChildCount(), n.IsExtra(), n.IsNamed())
+			}
+			back := bindingNode(got)
+			if *back != *n || back.KindId() != n.KindId() || back.Kind() != n.Kind() {
+				t.Errorf("%s: node %s does not survive the round trip NodeOf, bindingNode", name, n.Kind())
+			}
+		})
+		tree.Close()
+		if nodes < 10 {
+			t.Errorf("%s: only %d nodes", name, nodes)
+		}
+	}
+}
+
+// TestListerMatchesBinding checks the bulk child listing against the
+// binding's Child, node by node.
+func TestListerMatchesBinding(t *testing.T) {
+	var l Lister
+	defer l.Close()
+	for name, src := range samples {
+		tree := bindingParse(t, name, src)
+		eachNode(tree, func(n *sitter.Node) {
+			kids := l.Children(NodeOf(n))
+			if uint(len(kids)) != n.ChildCount() {
+				t.Fatalf("%s: node %s: %d children listed, the binding has %d", name, n.Kind(), len(kids), n.ChildCount())
+			}
+			for i, k := range kids {
+				c := n.Child(uint(i))
+				if *bindingNode(k.Node()) != *c || k.Start() != uint32(c.StartByte()) || k.End() != uint32(c.EndByte()) ||
+					k.Extra() != c.IsExtra() || k.Named() != c.IsNamed() || k.HasKids() != (c.ChildCount() > 0) {
+					t.Errorf("%s: child %d (%s) of %s listed as [%d,%d) extra=%v named=%v kids=%v",
+						name, i, c.Kind(), n.Kind(), k.Start(), k.End(), k.Extra(), k.Named(), k.HasKids())
+				}
+			}
+		})
+		l.Release()
+		tree.Close()
+	}
+}
+
+// TestListerBuffer checks a node with more children than the buffer keeps
+// between files: all are listed, and Release gives the grown buffer back.
+func TestListerBuffer(t *testing.T) {
+	src := "x = [" + strings.Repeat("1,", keptKids) + "]\n"
+	tree := bindingParse(t, "python", src)
+	defer tree.Close()
+	list := tree.RootNode().Child(0).Child(0).ChildByFieldName("right")
+	var l Lister
+	defer l.Close()
+	kids := l.Children(NodeOf(list))
+	if len(kids) <= keptKids || uint(len(kids)) != list.ChildCount() {
+		t.Fatalf("%d children listed, the binding has %d", len(kids), list.ChildCount())
+	}
+	last := list.Child(list.ChildCount() - 1)
+	if k := kids[len(kids)-1]; k.Start() != uint32(last.StartByte()) || *bindingNode(k.Node()) != *last {
+		t.Errorf("last child listed at %d, the binding's at %d", k.Start(), last.StartByte())
+	}
+	l.Release()
+	if l.capKids != 0 || l.kids != nil {
+		t.Errorf("Release kept room for %d children", l.capKids)
+	}
+	if kids := l.Children(NodeOf(tree.RootNode())); len(kids) != 1 {
+		t.Errorf("after Release, the root has %d children listed", len(kids))
+	}
+	l.Release()
+	if l.capKids == 0 {
+		t.Errorf("Release gave back a small buffer")
+	}
+}
+
+// TestParseMatchesBinding checks that Source.Parse, which parses with the
+// binding's parser through rawParser and hands back a tree made by
+// wrapTree, yields the same tree as the binding's own Parse, and that the
+// wrapped tree behaves as the binding's.
+func TestParseMatchesBinding(t *testing.T) {
+	src := NewSource()
+	defer src.Free()
+	p := sitter.NewParser()
+	defer p.Close()
+	for name, text := range samples {
+		if err := p.SetLanguage(lang.ByName(name).Grammar()); err != nil {
+			t.Fatal(err)
+		}
+		tree := src.Parse(p, []byte(text), 0)
+		if tree == nil {
+			t.Fatalf("%s: no tree", name)
+		}
+		ref := bindingParse(t, name, text)
+		got, want := tree.RootNode().ToSexp(), ref.RootNode().ToSexp()
+		if got != want {
+			t.Errorf("%s: bridge tree\n%s\nbinding tree\n%s", name, got, want)
+		}
+		if strings.Contains(got, "ERROR") {
+			t.Errorf("%s: sample does not parse cleanly: %s", name, got)
+		}
+		if rawTree(wrapTree(rawTree(tree))) != rawTree(tree) {
+			t.Errorf("%s: rawTree and wrapTree are not inverses", name)
+		}
+		if tree.Language().Inner != ref.Language().Inner {
+			t.Errorf("%s: the bridge tree has another language than the binding's", name)
+		}
+		clone := tree.Clone()
+		if got := clone.RootNode().ToSexp(); got != want {
+			t.Errorf("%s: the bridge tree's clone is\n%s", name, got)
+		}
+		clone.Close()
+		n := 0
+		eachNode(tree, func(*sitter.Node) { n++ })
+		m := 0
+		eachNode(ref, func(*sitter.Node) { m++ })
+		if n != m {
+			t.Errorf("%s: %d nodes walked in the bridge tree, %d in the binding's", name, n, m)
+		}
+		ref.Close()
+		tree.Close()
+	}
+}
+
+// TestCancelledSource checks that a cancelled Source gives up and that the
+// parser, once reset, parses again with a fresh Source. (Timeouts are
+// checked in package parse.)
+func TestCancelledSource(t *testing.T) {
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(lang.ByName("python").Grammar()); err != nil {
+		t.Fatal(err)
+	}
+	src := NewSource()
+	defer src.Free()
+	src.Cancel()
+	// tree-sitter checks the flag every hundred or so steps: a tiny text
+	// could parse before the first check.
+	big := []byte(strings.Repeat("x = [1, 2, 3]\n", 1000))
+	if tree := src.Parse(p, big, 0); tree != nil {
+		tree.Close()
+		t.Fatal("a cancelled source parsed")
+	}
+	ResetParser(p)
+	fresh := NewSource()
+	defer fresh.Free()
+	tree := fresh.Parse(p, []byte("x = 1\n"), 0)
+	if tree == nil {
+		t.Fatal("no tree after reset")
+	}
+	defer tree.Close()
+	if got, want := tree.RootNode().ToSexp(), "(module (expression_statement (assignment left: (identifier) right: (integer))))"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	empty := fresh.Parse(p, nil, 0)
+	if empty == nil || empty.RootNode().EndByte() != 0 {
+		t.Error("empty text: no empty tree")
+	}
+	empty.Close()
+}
+
+// TestOnlyPackageWithC checks that no other package of the module declares
+// C code: tree-sitter's C API is declared here only.
+func TestOnlyPackageWithC(t *testing.T) {
+	fset := token.NewFileSet()
+	var found int
+	for _, pattern := range []string{"../*/*.go", "../../cmd/*/*.go"} {
+		paths, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range paths {
+			file, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Logf("skipped: %v", err) // a file being written, say
+				continue
+			}
+			for _, imp := range file.Imports {
+				if p, _ := strconv.Unquote(imp.Path.Value); p == "C" {
+					if filepath.Dir(path) != "../tsc" {
+						t.Errorf("%s imports \"C\": tree-sitter's C API belongs in package tsc", path)
+					}
+					found++
+				}
+			}
+		}
+	}
+	if found == 0 {
+		t.Error("no file imports \"C\", not even this package's")
+	}
+}
