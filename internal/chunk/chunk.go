@@ -1,5 +1,5 @@
 // Package chunk holds what the chunkers share: the Span they produce, the
-// size metric (non-whitespace code points, DESIGN.md "The size metric"), the
+// size metric (non-whitespace code points, docs/design.md "The size metric"), the
 // splitter for text larger than the budget, and the checker of the
 // guarantees. It knows nothing of files, languages or syntax trees.
 package chunk
@@ -108,7 +108,7 @@ func FirstInvalid(b []byte) int {
 // characters each and appends them to out. It cuts at line ends where it can
 // (keeping as many whole lines per piece as fit) and inside a line only when
 // that line alone is over the budget, then at code-point boundaries, so no
-// text is ever dropped (DESIGN.md guarantee 2). first (<= budget) is the
+// text is ever dropped (docs/design.md guarantee 2). first (<= budget) is the
 // room left in a chunk under way: a line over the budget is cut to fill it,
 // while a line that fits the budget is never cut to fill it.
 func SplitText(out []Span, sz *Sizer, a, b, first, budget int) []Span {

@@ -64,7 +64,7 @@ func (f *corpusFile) line(pos int) int { return sort.SearchInts(f.lines, pos) + 
 
 // nonSpace counts the code points of b for which unicode.IsSpace is false,
 // reading b as Go reads a string: a byte that starts no valid UTF-8
-// sequence is one character. It is DESIGN.md's size metric, written here
+// sequence is one character. It is docs/design.md's size metric, written here
 // again so that the tests do not trust chunk.Size.
 func nonSpace(b []byte) int {
 	n := 0

@@ -1,5 +1,5 @@
 // Package conformance holds the tests that hold the chunkers to the contract
-// of DESIGN.md, checked from the outside: every guarantee is re-derived from
+// of docs/design.md, checked from the outside: every guarantee is re-derived from
 // the source bytes and the syntax tree, never by calling the checker or the
 // helpers the chunkers themselves use.
 //
@@ -14,7 +14,7 @@
 //     chunk's bytes and is within the budget;
 //   - for cast, syntactic integrity over every node of the tree (named and
 //     anonymous): a node whose own size fits the budget lies in one chunk;
-//   - for cast, where boundaries fall ("Where boundaries fall" in DESIGN.md):
+//   - for cast, where boundaries fall ("Where boundaries fall" in docs/design.md):
 //     at the start of the line of the next chunk's first node when a line
 //     break separates them, else right at that node; comments directly
 //     above a node travel with it; crumbs merge into a neighbour when the

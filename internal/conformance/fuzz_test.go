@@ -14,7 +14,7 @@ import (
 )
 
 // The fuzz targets feed arbitrary UTF-8 text to the chunkers and check the
-// guarantees of DESIGN.md (1 verbatim and tiling, 2 nothing dropped, 3
+// guarantees of docs/design.md (1 verbatim and tiling, 2 nothing dropped, 3
 // budget, 4 syntactic integrity for cast, 6 determinism) with the same
 // independent checkers as TestProperties. The boundary, comment and crumb
 // rules are quality rules, checked on the corpus only. Text that is not

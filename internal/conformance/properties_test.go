@@ -18,7 +18,7 @@ import (
 // maxReported caps the violations reported per file and configuration.
 const maxReported = 10
 
-// TestProperties checks every guarantee of DESIGN.md on every corpus file,
+// TestProperties checks every guarantee of docs/design.md on every corpus file,
 // for every chunker configuration and budget, and logs a summary of the
 // chunks' sizes per language.
 func TestProperties(t *testing.T) {
@@ -384,7 +384,7 @@ func splitUnit(f *corpusFile, pos int) (a, b int, ok bool) {
 	return lo, hi, true
 }
 
-// checkCastBoundaries checks DESIGN.md "Where boundaries fall" for cast.
+// checkCastBoundaries checks docs/design.md "Where boundaries fall" for cast.
 // Between nodes, a chunk after the first starts at the beginning of the
 // line holding its first non-whitespace character when the whitespace gap
 // before that character holds a line break, and exactly at that character
@@ -565,7 +565,7 @@ func checkComments(f *corpusFile, budget int, spans []chunk.Span) []string {
 }
 
 // fewChars is the size up to which a chunk is certainly a crumb at a
-// budget: DESIGN.md's "a few characters", at most 5% of the budget.
+// budget: docs/design.md's "a few characters", at most 5% of the budget.
 func fewChars(budget int) int { return max(1, min(budget/20, 10)) }
 
 // checkCrumbs: a crumb survives only when merging it into either neighbour

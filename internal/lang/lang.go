@@ -1,6 +1,6 @@
 // Package lang is the language registry: the one place that knows which file
 // extensions map to which tree-sitter grammar. Nothing else in castchunk holds
-// language knowledge (DESIGN.md guarantee 5).
+// language knowledge (docs/design.md guarantee 5).
 package lang
 
 import (

@@ -17,7 +17,7 @@ func TestForPath(t *testing.T) {
 		path string
 		want string // "" when unsupported
 	}{
-		// Every extension of DESIGN.md.
+		// Every extension of docs/design.md.
 		{"a.py", "python"},
 		{"stubs/a.pyi", "python"},
 		{"src/main/java/A.java", "java"},
@@ -92,7 +92,7 @@ func TestRegistry(t *testing.T) {
 	want := map[string]struct {
 		exts    []string
 		module  string
-		version string // DESIGN.md, "Facts about the parts"
+		version string // docs/design.md, "Facts about the parts"
 	}{
 		"csharp":     {[]string{".cs"}, "github.com/tree-sitter/tree-sitter-c-sharp", "v0.23.5"},
 		"java":       {[]string{".java"}, "github.com/tree-sitter/tree-sitter-java", "v0.23.5"},
@@ -226,7 +226,7 @@ func TestGrammarsParse(t *testing.T) {
 
 // TestTypeScriptIsNotTSX: .ts files get the TypeScript grammar, where JSX is
 // an error (and <T>x a type assertion), and .tsx files the TSX grammar, where
-// it is not (DESIGN.md: the reference wrongly parses all TypeScript as TSX).
+// it is not (docs/design.md: the reference wrongly parses all TypeScript as TSX).
 func TestTypeScriptIsNotTSX(t *testing.T) {
 	p := parse.New(0)
 	defer p.Close()
