@@ -1,25 +1,34 @@
 # castchunk — see README.md. cgo is required: tree-sitter is C.
 export CGO_ENABLED := 1
+# make run > chunks.jsonl must give records only: no "Entering directory".
+MAKEFLAGS += --no-print-directory
 
 GO       ?= go
 BIN      := bin/castchunk
 SAMPLE   ?= testdata/corpus
 FUZZTIME ?= 30s
 
-.PHONY: all build run test race vet fuzz bench corpus clean
+.PHONY: all build run test tidy race vet fuzz bench corpus clean
 
 all: build
 
+## build: bin/castchunk (quietly: the build's own messages go to stderr)
 build:
-	$(GO) build -o $(BIN) ./cmd/castchunk
+	@$(GO) build -o $(BIN) ./cmd/castchunk >&2
 
-## run: build, then chunk the sample corpus (records on stdout, summary on stderr)
+## run: build, then chunk the sample corpus: records on stdout and nothing
+## else (the commands are not echoed; the build's messages and the summary
+## go to stderr), so `make run > chunks.jsonl` is valid JSON Lines
 run: build
-	./$(BIN) chunk --stats $(SAMPLE)
+	@$(BIN) chunk --stats $(SAMPLE)
 
-## test: vet and every test (unit, golden, property, fuzz seeds, end-to-end)
-test: vet
+## test: vet, go.mod tidiness and every test (unit, golden, property, fuzz seeds, end-to-end)
+test: vet tidy
 	$(GO) test -count=1 ./...
+
+## tidy: fail when go.mod or go.sum is not what `go mod tidy` would write
+tidy:
+	@$(GO) mod tidy -diff || { echo "go.mod is not tidy: run go mod tidy" >&2; exit 1; }
 
 ## race: the tests of the concurrent packages under the race detector (about 2 minutes)
 race:

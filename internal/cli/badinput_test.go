@@ -388,7 +388,7 @@ func TestBadOutputKeptOnFailure(t *testing.T) {
 		name := badOutputDir(t, dir)
 		out, stderr, code := run(t, "", "chunk", "--no-ignore", "-o", name, "--include", "[a-", ".")
 		badNoOutput(t, out)
-		badCheck(t, stderr, code, "castchunk: invalid include pattern \"[a-\": syntax error in pattern\nRun 'castchunk --help' for usage.\n", 2)
+		badCheck(t, stderr, code, "castchunk: invalid include pattern \"[a-\": syntax error in pattern\nRun 'castchunk chunk --help' for usage.\n", 2)
 		badUntouched(t, name)
 	})
 	t.Run("unwritable output folder", func(t *testing.T) {
@@ -650,7 +650,7 @@ func TestBadInputFaults(t *testing.T) {
 // TestBadUsage: bad flags and arguments: status 2, nothing done, a pointer
 // to --help.
 func TestBadUsage(t *testing.T) {
-	const help = "Run 'castchunk --help' for usage.\n"
+	const help = "Run 'castchunk chunk --help' for usage.\n"
 	badSetup(t, map[string]string{"d/a.py": "x = 1\n", "a.txt": "text\n"})
 	cases := []struct {
 		args []string

@@ -2,11 +2,13 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,9 +18,11 @@ import (
 
 	"github.com/castchunk/castchunk/internal/bytesize"
 	"github.com/castchunk/castchunk/internal/cache"
+	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/lang"
+	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/pipeline"
-	"github.com/castchunk/castchunk/internal/sliding"
+	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/stats"
 	"github.com/castchunk/castchunk/internal/walk"
 )
@@ -27,10 +31,9 @@ import (
 type chunkOptions struct {
 	method       string
 	maxSize      int
-	overlapLines int
-	windowLines  int
-	stride       int
+	methodFlags  map[string]*int // every method's own options, by flag name
 	lang         string
+	stdinPath    string
 	filesFrom    string
 	null         bool
 	hidden       bool
@@ -41,6 +44,7 @@ type chunkOptions struct {
 	maxFileSize  string
 	jobs         int
 	output       string
+	format       string
 	stats        bool
 	parseTimeout time.Duration
 	noProgress   bool
@@ -50,12 +54,14 @@ type chunkOptions struct {
 }
 
 func newChunkCmd(s Streams) *cobra.Command {
-	o := &chunkOptions{}
+	o := &chunkOptions{methodFlags: map[string]*int{}}
 	cmd := &cobra.Command{
 		Use:   "chunk [PATH...]",
 		Short: "Chunk files and folders into JSON Lines on stdout",
 		Long: `Chunk every supported file under the given files and folders (default: the
 current folder) and print one JSON object per chunk, files in path order.
+A PATH of - reads one file from standard input (give --lang, or a
+--stdin-path with a known extension).
 
 Folders are walked as git sees them: .gitignore files (nested ones too),
 .git/info/exclude and the global excludes file are honoured, files git tracks
@@ -63,188 +69,184 @@ are kept even when a pattern matches them, hidden files and folders are
 skipped. Files named on the command line are chunked even when ignored or
 hidden; --include, --exclude and --max-file-size still apply to them.
 
-Records and exit statuses: see 'castchunk --help'.`,
+The record format and the exit statuses: see 'castchunk --help'.`,
 		Example: `  castchunk chunk . | jq -r .path | uniq -c
   castchunk chunk --method sliding --max-size 1000 src/ > chunks.jsonl
-  git ls-files | castchunk chunk --files-from - -o chunks.jsonl`,
+  git ls-files | castchunk chunk --files-from - -o chunks.jsonl
+  cat app.py | castchunk chunk --lang python --stdin-path src/app.py -`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runChunk(cmd.Context(), o, args, s)
+			cfg, err := o.config(cmd, args, s.In)
+			if err != nil {
+				return err
+			}
+			return runChunk(cmd.Context(), cfg, s)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.method, "method", "m", pipeline.MethodCast, "chunking method: cast or sliding")
-	f.IntVar(&o.maxSize, "max-size", 2000, "budget: the most non-whitespace characters in a chunk")
-	f.IntVar(&o.overlapLines, "overlap-lines", 0, "sliding: lines shared by consecutive windows")
-	f.IntVar(&o.windowLines, "window-lines", 0, "sliding: fixed windows of this many lines (0: fill windows up to the budget)")
-	f.IntVar(&o.stride, "stride", 0, "sliding: with --window-lines, start a window every this many lines (default: the window)")
-	f.StringVar(&o.lang, "lang", "", "parse the named files as this language ("+strings.Join(lang.Names(), ", ")+"), whatever their extension")
-	f.StringVar(&o.filesFrom, "files-from", "", "read the paths to chunk from FILE, one per line (- for stdin)")
+	f.StringVarP(&o.method, "method", "m", method.Default().Name, "chunking `METHOD`: "+methodSummaries())
+	f.IntVar(&o.maxSize, "max-size", 2000, "the budget: at most `N` non-whitespace characters in a chunk")
+	for _, m := range method.All() {
+		for _, opt := range m.Options {
+			if f.Lookup(opt.Name) == nil {
+				o.methodFlags[opt.Name] = f.Int(opt.Name, opt.Default, m.Name+": "+opt.Help+" (`N`)")
+			}
+		}
+	}
+	f.StringVar(&o.lang, "lang", "", "parse the named files (or stdin) as `LANGUAGE` ("+strings.Join(lang.Names(), ", ")+"), whatever their extension")
+	f.StringVar(&o.stdinPath, "stdin-path", "", "with PATH -, the `NAME` written as the records' path (default <stdin>)")
+	f.StringVar(&o.filesFrom, "files-from", "", "read the paths to chunk from `FILE`, one per line (- for stdin)")
 	f.BoolVarP(&o.null, "null", "0", false, "with --files-from, paths are separated by NUL bytes")
 	f.BoolVar(&o.hidden, "hidden", false, "include hidden files and folders (.git is always skipped)")
 	f.BoolVar(&o.noIgnore, "no-ignore", false, "do not honour .gitignore, .git/info/exclude or the global excludes file")
 	f.BoolVarP(&o.follow, "follow", "L", false, "follow symbolic links")
-	f.StringArrayVar(&o.include, "include", nil, "only chunk paths matching this glob (** allowed; repeatable)")
-	f.StringArrayVar(&o.exclude, "exclude", nil, "skip paths matching this glob (** allowed; repeatable)")
-	f.StringVar(&o.maxFileSize, "max-file-size", "10MiB", "skip files larger than this (bytes, or with a unit: 512KiB, 64MiB)")
-	f.IntVarP(&o.jobs, "jobs", "j", runtime.NumCPU(), "files chunked in parallel")
-	f.StringVarP(&o.output, "output", "o", "", "write the records to FILE (atomically) instead of stdout")
+	f.StringArrayVar(&o.include, "include", nil, "only chunk paths matching `GLOB` (gitignore-like: ** allowed, dir/ for folders; repeatable)")
+	f.StringArrayVar(&o.exclude, "exclude", nil, "skip paths matching `GLOB` (gitignore-like: ** allowed, dir/ for folders; repeatable)")
+	f.StringVar(&o.maxFileSize, "max-file-size", "10MiB", "skip files larger than `SIZE` (bytes, or with a unit: 512KiB, 64MiB; 0: no limit)")
+	f.IntVarP(&o.jobs, "jobs", "j", runtime.NumCPU(), "chunk `N` files in parallel")
+	f.StringVarP(&o.output, "output", "o", "", "write the records to `FILE` (atomically) instead of stdout")
+	f.StringVar(&o.format, "format", record.FormatNames()[0], "output `FORMAT`: "+strings.Join(record.FormatNames(), ", "))
 	f.BoolVar(&o.stats, "stats", false, "print a summary to stderr when done")
-	f.DurationVar(&o.parseTimeout, "parse-timeout", 20*time.Second, "give up parsing a file after this long and chunk it with sliding windows (0: no limit)")
+	f.DurationVar(&o.parseTimeout, "parse-timeout", 0, "give up parsing a file after `DURATION` and chunk it with sliding windows (0: no limit; a timeout makes output depend on the machine's load)")
 	f.BoolVar(&o.noProgress, "no-progress", false, "never show the progress bar (it only shows when stderr is a terminal)")
-	f.StringVar(&o.cacheDir, "cache", os.Getenv(cacheEnv), "remember chunks in DIR and reuse them for unchanged files (default $"+cacheEnv+")")
-	f.StringVar(&o.cacheMax, "cache-max-size", "256MiB", "prune the cache to this size after a run, least recently used entries first")
-	f.StringVar(&o.shard, "shard", "", "chunk only shard K of N (K/N, 1 <= K <= N): the files whose path hashes to it")
+	f.StringVar(&o.cacheDir, "cache", os.Getenv(cacheEnv), "remember chunks in `DIR` and reuse them for unchanged files (default $"+cacheEnv+")")
+	f.StringVar(&o.cacheMax, "cache-max-size", "256MiB", "prune the cache to `SIZE` after a run, least recently used entries first")
+	f.StringVar(&o.shard, "shard", "", "chunk only shard `K/N` (1 <= K <= N): the files whose path hashes to it")
+	completeValues(cmd, "method", method.Names())
+	completeValues(cmd, "lang", lang.Names())
+	completeValues(cmd, "format", record.FormatNames())
+	_ = cmd.RegisterFlagCompletionFunc("cache", dirCompletion)
 	return cmd
 }
 
-// chunkRun is the state of one run of `castchunk chunk`.
-type chunkRun struct {
-	opts       *chunkOptions
-	s          Streams
-	summary    stats.Summary
-	unreadable bool // some input could not be read: exit 3
-	internal   bool // a chunker broke a guarantee: exit 1
-	bar        *progressbar.ProgressBar
-
-	cacheWrites int  // entries stored this run
-	cacheWarned bool // a cache write failed and the user was told
+// methodSummaries lists the methods for --help: "cast (…) or sliding (…)".
+func methodSummaries() string {
+	var parts []string
+	for _, m := range method.All() {
+		parts = append(parts, fmt.Sprintf("%s (%s)", m.Name, m.Summary))
+	}
+	return strings.Join(parts, " or ")
 }
 
-func runChunk(ctx context.Context, o *chunkOptions, args []string, s Streams) error {
-	cfg, walkOpts, err := o.config()
-	if err != nil {
-		return err
-	}
-	part, err := parseShard(o.shard)
-	if err != nil {
-		return usageError("%v", err)
-	}
-	roots, err := o.roots(args, s.In)
-	if err != nil {
-		return err
-	}
-	forced := lang.ByName(o.lang)
-	var files []walk.File
-	var warnings []walk.Warning
-	if len(roots) > 0 { // none: an empty --files-from list, which chunks nothing
-		if files, warnings, err = walk.List(roots, walkOpts); err != nil {
-			return usageError("%v", err)
-		}
-	}
-	r := &chunkRun{opts: o, s: s}
-	r.summary.Budget = o.maxSize
-	for _, w := range warnings {
-		r.warn(w.Path, w.Reason)
-		switch w.Kind {
-		case walk.Unreadable:
-			r.unreadable = true
-		case walk.SkipTooLarge:
-			r.summary.Skip("too large")
-		}
-	}
-	jobs, err := r.jobs(files, forced, args)
-	if err != nil {
-		return err
-	}
-	jobs = part.filter(jobs)
-
-	if cfg.Cache, err = o.openCache(cfg); err != nil {
-		return err
-	}
-	out, err := openOutput(o.output, s.Out)
-	if err != nil {
-		return failure(fmt.Errorf("cannot write output: %w", err))
-	}
-	r.startProgress(len(jobs))
-	err = pipeline.Run(ctx, jobs, cfg, func(res *pipeline.Result) error { return r.emit(out, res) })
-	r.stopProgress()
-	// Only a run that went through replaces -o FILE: not an interrupted
-	// one, nor one where a chunker failed. Stdout or a device gets the
-	// records written so far, flushed whole: never a line cut in half.
-	if out.temp == "" || err == nil && ctx.Err() == nil && !r.internal {
-		if cerr := out.commit(); err == nil {
-			err = cerr
-		}
-	} else {
-		out.abort()
-	}
-	switch {
-	case ctx.Err() != nil:
-		return ctx.Err()
-	case err != nil && closedPipe(err):
-		return nil // the reader went away (| head): stop quietly
-	case err != nil:
-		return failure(fmt.Errorf("write output: %w", err))
-	}
-	if r.cacheWrites > 0 {
-		limit, _ := bytesize.Parse(o.cacheMax) // checked in openCache
-		if err := cfg.Cache.Prune(limit); err != nil {
-			r.warn(o.cacheDir, fmt.Sprintf("cannot prune the cache: %v", err))
-		}
-	}
-	if o.stats {
-		if err := r.summary.Report().WriteText(s.Err); err != nil {
-			return failure(err)
-		}
-	}
-	switch {
-	case r.internal:
-		return &exitError{code: ExitFailure}
-	case r.unreadable:
-		return &exitError{code: ExitUnreadable}
-	}
-	return nil
+// chunkConfig is a checked command line: everything a run needs, and
+// nothing it must still validate.
+type chunkConfig struct {
+	pipeline pipeline.Config
+	walk     walk.Options
+	format   *record.Format
+	part     shard
+	roots    []string       // paths to walk; nil when there is nothing to walk
+	args     []string       // the path arguments as given, to tell named files
+	stdin    *pipeline.Job  // PATH -: one job read from stdin
+	forced   *lang.Language // --lang
+	output   string
+	stats    bool
+	progress bool
+	cacheDir string
+	cacheMax int64
 }
 
-// config checks the flags and turns them into pipeline and walk settings.
-func (o *chunkOptions) config() (pipeline.Config, walk.Options, error) {
-	var cfg pipeline.Config
-	var wo walk.Options
-	if o.method != pipeline.MethodCast && o.method != pipeline.MethodSliding {
-		return cfg, wo, usageError("unknown method %q: want cast or sliding", o.method)
-	}
-	if o.maxSize < 1 {
-		return cfg, wo, usageError("--max-size must be at least 1, got %d", o.maxSize)
-	}
-	if o.method == pipeline.MethodCast && (o.overlapLines != 0 || o.windowLines != 0 || o.stride != 0) {
-		return cfg, wo, usageError("--overlap-lines, --window-lines and --stride need --method sliding")
-	}
-	if o.stride != 0 && o.windowLines == 0 {
-		return cfg, wo, usageError("--stride needs --window-lines")
-	}
-	sl := sliding.Options{Budget: o.maxSize, OverlapLines: o.overlapLines, WindowLines: o.windowLines, Stride: o.stride}
-	if sl.WindowLines > 0 && sl.Stride == 0 {
-		sl.Stride = sl.WindowLines
-	}
-	if o.method == pipeline.MethodCast {
-		sl = sliding.Options{Budget: o.maxSize} // the fallback for files that cannot be parsed
-	}
-	if err := sl.Validate(); err != nil {
-		return cfg, wo, usageError("%v", err)
+// config checks the flags and arguments and turns them into a run.
+func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader) (*chunkConfig, error) {
+	setup, err := o.setup(cmd)
+	if err != nil {
+		return nil, err
 	}
 	if o.lang != "" && lang.ByName(o.lang) == nil {
-		return cfg, wo, usageError("unknown language %q: want one of %s", o.lang, strings.Join(lang.Names(), ", "))
+		return nil, usageError("unknown language %q: want one of %s", o.lang, strings.Join(lang.Names(), ", "))
 	}
 	if o.jobs < 1 {
-		return cfg, wo, usageError("--jobs must be at least 1, got %d", o.jobs)
+		return nil, usageError("--jobs must be at least 1, got %d", o.jobs)
 	}
 	if o.parseTimeout < 0 {
-		return cfg, wo, usageError("--parse-timeout must not be negative")
+		return nil, usageError("--parse-timeout must not be negative")
 	}
 	limit, err := bytesize.Parse(o.maxFileSize)
 	if err != nil {
-		return cfg, wo, usageError("--max-file-size: %v", err)
+		return nil, usageError("--max-file-size: %v", err)
 	}
-	cfg = pipeline.Config{
-		Jobs: o.jobs, Method: o.method, Budget: o.maxSize, Sliding: sl,
-		ParseTimeout: o.parseTimeout, MaxFileSize: limit,
+	cfg := &chunkConfig{
+		args: args, forced: lang.ByName(o.lang), output: o.output, stats: o.stats,
+		progress: !o.noProgress, cacheDir: o.cacheDir,
 	}
-	wo = walk.Options{
+	if cfg.format = record.FormatByName(o.format); cfg.format == nil {
+		return nil, usageError("unknown --format %q: want one of %s", o.format, strings.Join(record.FormatNames(), ", "))
+	}
+	if cfg.part, err = parseShard(o.shard); err != nil {
+		return nil, usageError("%v", err)
+	}
+	if o.cacheDir != "" {
+		if cfg.cacheMax, err = bytesize.Parse(o.cacheMax); err != nil {
+			return nil, usageError("--cache-max-size: %v", err)
+		}
+	}
+	cfg.pipeline = pipeline.Config{Jobs: o.jobs, Setup: setup, ParseTimeout: o.parseTimeout, MaxFileSize: limit}
+	cfg.walk = walk.Options{
 		Hidden: o.hidden, NoIgnore: o.noIgnore, Follow: o.follow,
 		Include: o.include, Exclude: o.exclude, MaxFileSize: limit,
 		Accept: func(p string) bool { return lang.ForPath(p) != nil },
 	}
-	return cfg, wo, nil
+	if slices.Contains(args, "-") {
+		cfg.stdin, err = o.stdinJob(args, stdin, cfg.forced)
+		return cfg, err
+	}
+	if o.stdinPath != "" {
+		return nil, usageError("--stdin-path needs the path argument - (standard input)")
+	}
+	cfg.roots, err = o.roots(args, stdin)
+	return cfg, err
+}
+
+// setup picks the method and its options. A method's own flag given with
+// another method is a mistake worth saying.
+func (o *chunkOptions) setup(cmd *cobra.Command) (chunk.Setup, error) {
+	m := method.ByName(o.method)
+	if m == nil {
+		return chunk.Setup{}, usageError("unknown method %q: want %s", o.method, strings.Join(method.Names(), " or "))
+	}
+	setup := chunk.Setup{Method: m, Budget: o.maxSize, Values: chunk.Values{}}
+	for _, other := range method.All() {
+		for _, opt := range other.Options {
+			if !cmd.Flags().Changed(opt.Name) {
+				continue
+			}
+			if !declares(m, opt.Name) {
+				return setup, usageError("--%s needs --method %s", opt.Name, other.Name)
+			}
+			setup.Values[opt.Name] = *o.methodFlags[opt.Name]
+		}
+	}
+	if err := setup.Check(); err != nil {
+		return setup, usageError("%v", err)
+	}
+	return setup, nil
+}
+
+func declares(m *chunk.Method, option string) bool {
+	for _, o := range m.Options {
+		if o.Name == option {
+			return true
+		}
+	}
+	return false
+}
+
+// stdinJob is the job of PATH -: standard input, as one file.
+func (o *chunkOptions) stdinJob(args []string, stdin io.Reader, forced *lang.Language) (*pipeline.Job, error) {
+	if len(args) != 1 || o.filesFrom != "" {
+		return nil, usageError("- (standard input) must be the only path, without --files-from")
+	}
+	name := o.stdinPath
+	if name == "" {
+		name = "<stdin>"
+	}
+	l := forced
+	if l == nil {
+		l = lang.ForPath(name)
+	}
+	if l == nil {
+		return nil, usageError("reading standard input needs --lang (%s), or a --stdin-path with a known extension", strings.Join(lang.Names(), ", "))
+	}
+	return &pipeline.Job{Path: name, OSPath: "-", Reader: stdin, Lang: l}, nil
 }
 
 // roots are the paths to walk: the arguments and the --files-from list;
@@ -293,17 +295,103 @@ func (o *chunkOptions) readFilesFrom(stdin io.Reader) ([]string, error) {
 	return list, nil
 }
 
+// chunkRun is the state of one run of `castchunk chunk`.
+type chunkRun struct {
+	cfg        *chunkConfig
+	s          Streams
+	summary    stats.Summary
+	unreadable bool // some input could not be read: exit 3
+	failed     bool // a chunker broke a guarantee: exit 1
+	bar        *progressbar.ProgressBar
+
+	cacheWrites int  // entries stored this run
+	cacheWarned bool // a cache write failed and the user was told
+}
+
+// runChunk lists the files, chunks them and writes the records.
+func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
+	r := &chunkRun{cfg: cfg, s: s}
+	r.summary.Budget = cfg.pipeline.Setup.Budget
+	jobs, err := r.list()
+	if err != nil {
+		return err
+	}
+	if cfg.pipeline.Cache, err = openCache(cfg); err != nil {
+		return err
+	}
+	out, err := openOutput(cfg.output, s.Out)
+	if err != nil {
+		return failure(fmt.Errorf("cannot write output: %w", err))
+	}
+	err = r.write(ctx, jobs, out)
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil && closedPipe(err):
+		return nil // the reader went away (| head): stop quietly
+	case err != nil:
+		return failure(fmt.Errorf("write output: %w", err))
+	}
+	r.pruneCache()
+	if cfg.stats {
+		if err := r.summary.Report().WriteText(s.Err); err != nil {
+			return failure(err)
+		}
+	}
+	switch {
+	case r.failed:
+		return &exitError{code: ExitFailure}
+	case r.unreadable:
+		return &exitError{code: ExitUnreadable}
+	}
+	return nil
+}
+
+// list walks the roots and returns the jobs of this shard, warning about
+// what the walk could not take.
+func (r *chunkRun) list() ([]pipeline.Job, error) {
+	cfg := r.cfg
+	if cfg.stdin != nil {
+		return cfg.part.filter([]pipeline.Job{*cfg.stdin}), nil
+	}
+	if len(cfg.roots) == 0 { // an empty --files-from list chunks nothing
+		return nil, nil
+	}
+	files, warnings, err := walk.List(cfg.roots, cfg.walk)
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	for _, w := range warnings {
+		switch w.Kind {
+		case walk.Unsupported:
+			r.summary.Unsupported(w.Path)
+			continue
+		case walk.Unreadable:
+			r.unreadable = true
+		case walk.SkipTooLarge:
+			r.summary.Skip(pipeline.SkipTooLarge.String())
+		}
+		r.warn(w.Path, w.Reason)
+	}
+	jobs, err := r.jobs(files)
+	if err != nil {
+		return nil, err
+	}
+	return cfg.part.filter(jobs), nil
+}
+
 // jobs picks each file's language. A file named as an argument with no
-// known extension is a usage error; one from --files-from is skipped
-// silently, so `git ls-files | castchunk chunk --files-from -` just works.
-func (r *chunkRun) jobs(files []walk.File, forced *lang.Language, args []string) ([]pipeline.Job, error) {
+// known extension is a usage error; one from --files-from is counted as
+// unsupported, so `git ls-files | castchunk chunk --files-from -` just
+// works.
+func (r *chunkRun) jobs(files []walk.File) ([]pipeline.Job, error) {
 	named := map[string]bool{}
-	for _, a := range args {
+	for _, a := range r.cfg.args {
 		named[path.Clean(strings.ReplaceAll(a, string(os.PathSeparator), "/"))] = true
 	}
 	jobs := make([]pipeline.Job, 0, len(files))
 	for _, f := range files {
-		l := forced
+		l := r.cfg.forced
 		if l == nil {
 			l = lang.ForPath(f.Path)
 		}
@@ -311,6 +399,7 @@ func (r *chunkRun) jobs(files []walk.File, forced *lang.Language, args []string)
 			if f.Explicit && named[f.Path] {
 				return nil, usageError("%s: unsupported file type; name a language with --lang (%s)", f.Path, strings.Join(lang.Names(), ", "))
 			}
+			r.summary.Unsupported(f.Path)
 			continue
 		}
 		jobs = append(jobs, pipeline.Job{Path: f.Path, OSPath: f.OSPath, Lang: l, Size: f.Size})
@@ -318,45 +407,83 @@ func (r *chunkRun) jobs(files []walk.File, forced *lang.Language, args []string)
 	return jobs, nil
 }
 
+// write runs the pipeline into the output format. Only a run that went
+// through replaces -o FILE: not an interrupted one, nor one where a chunker
+// failed. Stdout or a device gets the records written so far, flushed
+// whole: never a line cut in half.
+func (r *chunkRun) write(ctx context.Context, jobs []pipeline.Job, out *output) error {
+	w, err := r.cfg.format.New(out, record.Default())
+	if err == nil {
+		r.startProgress(len(jobs))
+		err = pipeline.Run(ctx, jobs, r.cfg.pipeline, func(res *pipeline.Result) error { return r.emit(w, res) })
+		r.stopProgress()
+		if err == nil {
+			err = w.Close()
+		}
+	}
+	if out.temp == "" || err == nil && ctx.Err() == nil && !r.failed {
+		if cerr := out.commit(); err == nil {
+			err = cerr
+		}
+	} else {
+		out.abort()
+	}
+	return err
+}
+
 // emit writes one file's records and accounts for it.
-func (r *chunkRun) emit(out *output, res *pipeline.Result) error {
+func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 	if r.bar != nil {
 		r.bar.Add(1)
 	}
-	switch {
-	case res.Internal != nil:
-		r.internal = true
-		r.warn(res.Job.Path, strings.TrimPrefix(res.Internal.Error(), res.Job.Path+": "))
+	switch res.Outcome {
+	case pipeline.Chunked:
+	case pipeline.Failed:
+		r.fail(res.Job.Path, res.Message)
 		return nil
-	case res.Skip != pipeline.SkipNone:
-		r.summary.Skip(res.Skip.String())
-		if res.Skip == pipeline.SkipUnreadable {
+	default:
+		r.summary.Skip(res.Outcome.String())
+		if res.Outcome == pipeline.SkipUnreadable {
 			r.unreadable = true
 		}
-		r.warn(res.Job.Path, res.Warning)
+		r.warn(res.Job.Path, res.Message)
 		return nil
 	}
-	if res.Warning != "" {
-		r.warn(res.Job.Path, res.Warning)
+	if res.Message != "" {
+		r.warn(res.Job.Path, res.Message)
 	}
 	r.noteCache(res)
-	if res.Method != r.opts.method {
+	if res.Method != r.cfg.pipeline.Setup.Method {
 		r.summary.Fallback()
 	}
 	if res.Syntax {
 		r.summary.SyntaxErrors()
 	}
-	name := res.Job.Lang.Name
-	if len(res.Sizes) == 0 {
+	if len(res.Spans) == 0 {
 		r.summary.Empty()
 		return nil
 	}
-	r.summary.AddFile(name, res.Bytes)
-	for _, size := range res.Sizes {
-		r.summary.AddChunk(name, size)
+	f := record.File{Path: res.Job.Path, Language: res.Job.Lang.Name, Method: res.Method.Name, Src: res.Src}
+	err := w.WriteFile(f, res.Spans)
+	var bad *record.EncodeError
+	if errors.As(err, &bad) {
+		r.fail(res.Job.Path, bad.Error())
+		return nil
 	}
-	_, err := out.Write(res.Records)
+	name := res.Job.Lang.Name
+	r.summary.AddFile(name, len(res.Src))
+	for _, s := range res.Spans {
+		r.summary.AddChunk(name, s.Size)
+	}
 	return err
+}
+
+// fail reports a file a chunker got wrong: it is left out, and the run
+// exits 1.
+func (r *chunkRun) fail(path, msg string) {
+	r.failed = true
+	r.summary.Skip(pipeline.Failed.String())
+	r.warn(path, strings.TrimPrefix(msg, path+": "))
 }
 
 // warn prints one line on stderr: "castchunk: PATH: reason".
@@ -370,7 +497,7 @@ func (r *chunkRun) warn(path, reason string) {
 // startProgress shows a progress bar when stderr is a terminal.
 func (r *chunkRun) startProgress(total int) {
 	f, ok := r.s.Err.(*os.File)
-	if r.opts.noProgress || !ok || !term.IsTerminal(int(f.Fd())) || total < 2 {
+	if !r.cfg.progress || !ok || !term.IsTerminal(int(f.Fd())) || total < 2 {
 		return
 	}
 	r.bar = progressbar.NewOptions(total,
@@ -394,22 +521,29 @@ func (r *chunkRun) stopProgress() {
 const cacheEnv = "CASTCHUNK_CACHE"
 
 // openCache opens the cache when one is asked for. Its salt holds
-// everything besides a file's content that decides its chunks: castchunk's
-// version (for a development build, a hash of the binary itself) and the
-// chunking options.
-func (o *chunkOptions) openCache(cfg pipeline.Config) (*cache.Cache, error) {
-	if o.cacheDir == "" {
+// everything besides a file's content and language that decides its
+// chunks: castchunk's build (for a development build, a hash of the binary
+// itself) and the method setup, whose key names every option.
+func openCache(cfg *chunkConfig) (*cache.Cache, error) {
+	if cfg.cacheDir == "" {
 		return nil, nil
 	}
-	if _, err := bytesize.Parse(o.cacheMax); err != nil {
-		return nil, usageError("--cache-max-size: %v", err)
-	}
-	salt := fmt.Sprintf("%s|%s|%d|%+v", buildID(), cfg.Method, cfg.Budget, cfg.Sliding)
-	c, err := cache.Open(o.cacheDir, salt)
+	c, err := cache.Open(cfg.cacheDir, buildID()+"|"+cfg.pipeline.Setup.Key())
 	if err != nil {
 		return nil, failure(err)
 	}
 	return c, nil
+}
+
+// pruneCache keeps the cache under --cache-max-size after a run that
+// stored entries.
+func (r *chunkRun) pruneCache() {
+	if r.cacheWrites == 0 {
+		return
+	}
+	if err := r.cfg.pipeline.Cache.Prune(r.cfg.cacheMax); err != nil {
+		r.warn(r.cfg.cacheDir, fmt.Sprintf("cannot prune the cache: %v", err))
+	}
 }
 
 // noteCache counts cache writes and reports the first failed one.
@@ -417,8 +551,8 @@ func (r *chunkRun) noteCache(res *pipeline.Result) {
 	switch {
 	case res.CacheErr != nil && !r.cacheWarned:
 		r.cacheWarned = true
-		r.warn(r.opts.cacheDir, fmt.Sprintf("cannot write to the cache, going on without storing: %v", res.CacheErr))
-	case r.opts.cacheDir != "" && res.CacheErr == nil && !res.Cached:
+		r.warn(r.cfg.cacheDir, fmt.Sprintf("cannot write to the cache, going on without storing: %v", res.CacheErr))
+	case r.cfg.cacheDir != "" && res.CacheErr == nil && !res.Cached:
 		r.cacheWrites++
 	}
 }

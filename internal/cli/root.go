@@ -16,9 +16,11 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/castchunk/castchunk/internal/record"
 )
 
-// Exit statuses (DESIGN.md, "Command line").
+// Exit statuses (docs/design.md, "Exit statuses").
 const (
 	ExitOK          = 0   // all good
 	ExitFailure     = 1   // the run failed: a write error, an internal error, problems found by verify
@@ -96,7 +98,7 @@ func profileCPU(path string) func() {
 func Main(ctx context.Context, args []string, s Streams) int {
 	root := newRoot(s)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err != nil && ctx.Err() != nil {
 		fmt.Fprintln(s.Err, "castchunk: interrupted")
 		return ExitInterrupted
@@ -111,10 +113,24 @@ func Main(ctx context.Context, args []string, s Streams) int {
 	if ee.err != nil {
 		fmt.Fprintf(s.Err, "castchunk: %v\n", ee.err)
 		if ee.code == ExitUsage {
-			fmt.Fprintln(s.Err, "Run 'castchunk --help' for usage.")
+			name := "castchunk"
+			if cmd != nil {
+				name = cmd.CommandPath()
+			}
+			fmt.Fprintf(s.Err, "Run '%s --help' for usage.\n", name)
 		}
 	}
 	return ee.code
+}
+
+// completeValues offers values for a flag in shell completion.
+func completeValues(cmd *cobra.Command, flag string, values []string) {
+	_ = cmd.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// dirCompletion completes a flag's value with folders.
+func dirCompletion(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return nil, cobra.ShellCompDirectiveFilterDirs
 }
 
 func newRoot(s Streams) *cobra.Command {
@@ -129,12 +145,10 @@ a file's chunks rebuild it byte for byte, and no chunk is larger than the
 budget (non-whitespace characters). The default method is cAST (syntax-tree
 split-then-merge); --method sliding gives the line-based baseline.
 
-Each record is one JSON object on one line, with these fields in this order:
-id (32 hex: SHA-256 of path, NUL, content, NUL, repeat count), path, language,
-method (cast or sliding), index (from 0), start_line and end_line (1-based,
-inclusive), start_byte and end_byte (0-based, half-open), size (non-whitespace
-characters) and content (the exact bytes of the range).
+Each record is one JSON object on one line (no whitespace), with these
+fields in this order:
 
+` + record.Default().Help(80) + `
 Exit status: 0 all good; 1 failure; 2 usage error; 3 output written but some
 inputs could not be read; 130 interrupted.`,
 		Version:       versionLine(),

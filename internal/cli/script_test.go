@@ -6,7 +6,7 @@ package cli_test
 // scripts can use:
 //
 //	jsonl [-C dir] [-overlap] [-method m] [-budget n] FILE
-//	    checks every line of FILE is a record as DESIGN.md describes it:
+//	    checks every line of FILE is a record as docs/design.md describes it:
 //	    fields in order, compact, id recipe, content = the file's bytes at
 //	    the range, line numbers, size (within -budget), index order, files
 //	    sorted by path, chunks tiling each file (covering it with -overlap);
@@ -50,6 +50,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/castchunk/castchunk/internal/cli"
+	"github.com/castchunk/castchunk/internal/record"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/script from the actual output")
@@ -131,12 +132,8 @@ func buildReal(t *testing.T) string {
 	return bin
 }
 
-// fieldOrder is the record's fields in DESIGN.md order.
-var fieldOrder = []string{
-	"id", "path", "language", "method",
-	"index", "start_line", "end_line", "start_byte", "end_byte", "size",
-	"content",
-}
+// fieldOrder is the record's fields in schema order.
+var fieldOrder = record.Default().Names()
 
 // languageOf maps extensions to record languages, independently of the
 // lang package.
@@ -246,7 +243,7 @@ func nonSpace(s string) int {
 	return n
 }
 
-// cmdJSONL checks a JSON Lines output against DESIGN.md.
+// cmdJSONL checks a JSON Lines output against docs/design.md.
 func cmdJSONL(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! jsonl")

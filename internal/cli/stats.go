@@ -26,7 +26,12 @@ func newStatsCmd(s Streams) *cobra.Command {
 		Long: `Read records (from FILE, or stdin when FILE is - or absent) and print, per
 language and overall: files, chunks, bytes, the size distribution (min,
 median, p90, max, mean as a share of the budget), the share of tiny chunks
-(under 5% of the budget) and a histogram of sizes.`,
+(under 5% of the budget) and a histogram of sizes.
+
+Records need path, language, size and end_byte; other fields (content too)
+may be missing, and fields castchunk does not know are ignored. A chunk
+larger than --max-size gets a warning: the shares are only right with the
+budget the records were made with.`,
 		Example: `  castchunk chunk . | castchunk stats
   castchunk stats --json chunks.jsonl | jq .total`,
 		Args: cobra.MaximumNArgs(1),
@@ -34,7 +39,7 @@ median, p90, max, mean as a share of the budget), the share of tiny chunks
 			return runStats(cmd.Context(), o, args, s)
 		},
 	}
-	cmd.Flags().IntVar(&o.maxSize, "max-size", 2000, "the budget the chunks were made with, for the shares")
+	cmd.Flags().IntVar(&o.maxSize, "max-size", 2000, "the budget `N` the chunks were made with, for the shares")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the summary as JSON")
 	return cmd
 }
@@ -50,6 +55,7 @@ func runStats(ctx context.Context, o *statsOptions, args []string, s Streams) er
 	defer closeIn()
 	summary := stats.Summary{Budget: o.maxSize}
 	dec := record.NewDecoder(in)
+	dec.Need = []string{"path", "language", "size", "end_byte"}
 	var rec record.Record
 	path, language, fileEnd := "", "", 0
 	flush := func() {
@@ -81,6 +87,9 @@ func runStats(ctx context.Context, o *statsOptions, args []string, s Streams) er
 	}
 	flush()
 	report := summary.Report()
+	if report.OverBudget > 0 {
+		fmt.Fprintf(s.Err, "castchunk: %d chunks are larger than --max-size %d: the shares assume the budget the records were made with\n", report.OverBudget, o.maxSize)
+	}
 	if o.json {
 		err = report.WriteJSON(s.Out)
 	} else {

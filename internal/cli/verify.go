@@ -17,6 +17,7 @@ import (
 type verifyOptions struct {
 	root    string
 	maxSize int
+	strict  bool
 }
 
 func newVerifyCmd(s Streams) *cobra.Command {
@@ -28,10 +29,17 @@ func newVerifyCmd(s Streams) *cobra.Command {
 against the file it names, relative to --root: every field present with the
 right type, content equal to the file's bytes at the byte range, line numbers
 and size right, the id as the README's recipe gives it (so ids are unique),
-size within --max-size when given, and each file's chunks tiling it: no gap,
-no overlap (except between sliding windows with overlap), none missing at
-the end. Prints one line per problem and a summary; exits 0 when clean, 1
-when not.`,
+a method castchunk has (the same for all chunks of a file), size within
+--max-size when given, and each file's chunks tiling it: no gap, no overlap
+(except between sliding windows with overlap), none missing at the end.
+
+Records enriched by other tools are accepted: fields castchunk does not know
+are ignored and the order of fields is free (one JSON object per line is
+required). --strict accepts only what castchunk writes, byte for byte.
+
+Prints one line per problem and a summary. Exit status: 0 no problem; 1
+problems found (or the output could not be written); 2 usage error; 3 the
+records file could not be read; 130 interrupted.`,
 		Example: `  castchunk chunk . | castchunk verify --max-size 2000
   castchunk verify --root repo chunks.jsonl`,
 		Args: cobra.MaximumNArgs(1),
@@ -39,8 +47,10 @@ when not.`,
 			return runVerify(cmd.Context(), o, args, s)
 		},
 	}
-	cmd.Flags().StringVar(&o.root, "root", ".", "directory the records' paths are relative to")
-	cmd.Flags().IntVar(&o.maxSize, "max-size", 0, "fail chunks larger than this budget (0: no budget check)")
+	cmd.Flags().StringVar(&o.root, "root", ".", "`DIR` the records' paths are relative to")
+	cmd.Flags().IntVar(&o.maxSize, "max-size", 0, "fail chunks larger than the budget `N` (0: no budget check)")
+	cmd.Flags().BoolVar(&o.strict, "strict", false, "accept only records exactly as castchunk writes them: no unknown field, fields in order, compact JSON")
+	_ = cmd.RegisterFlagCompletionFunc("root", dirCompletion)
 	return cmd
 }
 
@@ -56,6 +66,7 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 	out := newLineWriter(s.Out)
 	v := &verify.Verifier{Root: o.root, Budget: o.maxSize, Report: func(p verify.Problem) { out.println(p.String()) }}
 	dec := record.NewDecoder(in)
+	dec.Strict = o.strict
 	var rec record.Record
 	for ctx.Err() == nil {
 		err := dec.Decode(&rec)

@@ -1,8 +1,9 @@
-// Package pipeline runs read → parse → chunk → encode over many files in
-// parallel and hands the results back in input order. Each worker owns one
-// parser and one chunker of each kind, reused across files; at most a small
-// window of files is in flight, so memory is bounded by a few files, never
-// by the size of the repository.
+// Package pipeline runs read → parse → chunk over many files in parallel
+// and hands each file's bytes and spans back in input order (encoding them
+// is the output writer's business). Each worker owns one parser and one
+// chunker, reused across files; at most a small window of files is in
+// flight (the sequencer), so memory is bounded by a few files, never by the
+// size of the repository.
 package pipeline
 
 import (
@@ -17,121 +18,85 @@ import (
 	"time"
 	"unicode/utf8"
 
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
 	"github.com/castchunk/castchunk/internal/cache"
-	"github.com/castchunk/castchunk/internal/cast"
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/lang"
+	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/parse"
-	"github.com/castchunk/castchunk/internal/record"
-	"github.com/castchunk/castchunk/internal/sliding"
 	"github.com/castchunk/castchunk/internal/walk"
-	"golang.org/x/sync/semaphore"
-)
-
-// Method names, as they appear in records.
-const (
-	MethodCast    = "cast"
-	MethodSliding = "sliding"
 )
 
 // Job is one file to chunk.
 type Job struct {
-	Path   string // display path, written into records
-	OSPath string // path to read
+	Path   string    // display path, written into records
+	OSPath string    // path to read
+	Reader io.Reader // read this instead of OSPath (standard input)
 	Lang   *lang.Language
 	Size   int64 // size when listed: what the job weighs in the window
 }
 
 // Config is how every file is chunked.
 type Config struct {
-	Jobs         int    // workers; < 1 means 1
-	Method       string // MethodCast or MethodSliding
-	Budget       int
-	Sliding      sliding.Options // for MethodSliding, and the fallback when a parse fails
+	Jobs         int         // workers; < 1 means 1, and never more than the jobs
+	Setup        chunk.Setup // the method, budget and options; checked by the caller
 	ParseTimeout time.Duration
 	MaxFileSize  int64        // > 0: files that grew past it since listing are skipped
 	Cache        *cache.Cache // nil: no cache
 }
 
-// Skip says why a file produced no records although it was read.
-type Skip int
+// Outcome says what became of a file.
+type Outcome int
 
-// Reasons a file is skipped. SkipNone means the file was chunked.
+// Outcomes. Every one but Chunked leaves the file out of the output.
 const (
-	SkipNone Skip = iota
-	SkipBinary
-	SkipEncoding
-	SkipTooLarge
-	SkipUnreadable
+	Chunked        Outcome = iota
+	SkipBinary             // a NUL byte near the start
+	SkipEncoding           // not UTF-8, or a name that is not
+	SkipTooLarge           // grew past the size limit since it was listed
+	SkipUnreadable         // could not be opened or read
+	Failed                 // a chunker broke a guarantee: a bug, reported, never written
 )
 
-func (s Skip) String() string {
-	return [...]string{"", "binary", "encoding", "too large", "unreadable"}[s]
+// String is the reason as --stats counts it.
+func (o Outcome) String() string {
+	return [...]string{"", "binary", "encoding", "too large", "unreadable", "failed"}[o]
 }
 
 // Result is the outcome for one file, delivered in job order.
 type Result struct {
 	Job      Job
-	Records  []byte // the file's JSON Lines; valid until the sink returns
-	Method   string // method actually used (sliding after a parse failure)
-	Bytes    int    // file size
-	Sizes    []int  // chunk sizes, in order
-	Syntax   bool   // the tree has syntax errors (chunked anyway)
-	Skip     Skip
-	Warning  string // for the user: why it was skipped or fell back; "" when all went well
-	Internal error  // a bug: the chunker broke a guarantee; the file is left out
-	Cached   bool   // the spans came from the cache
-	CacheErr error  // the cache could not store the result (the run goes on)
-
-	src   []byte       // the file, for the writer to encode
-	spans []chunk.Span // its chunks
+	Outcome  Outcome
+	Message  string        // for the user: why the file was left out, or why it fell back; "" when all went well
+	Method   *chunk.Method // the method that made Spans: the configured one, or the fallback after a failed parse
+	Src      []byte        // the file; valid until the sink returns
+	Spans    []chunk.Span  // its chunks, in order
+	Syntax   bool          // the tree has syntax errors (chunked anyway)
+	Cached   bool          // the spans came from the cache
+	CacheErr error         // the cache could not store the result (the run goes on)
 }
 
 // binaryProbe is how much of a file is searched for a NUL byte, as git does.
 const binaryProbe = 8000
 
+// window is the most files in flight per worker. With windowBytes it lets a
+// worker keep going while the writer waits for a big file ahead of it.
+const window = 512
+
 // Run chunks the jobs with cfg.Jobs workers and calls sink with each result
 // in job order. It stops at the first sink error or when ctx is done, and
 // returns that error.
 func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) error {
-	workers := max(cfg.Jobs, 1)
-	// At most window files, and windowBytes of them, are in flight between
-	// the dispatcher and the writer: enough that a worker keeps going while
-	// the writer waits for a big file ahead of it, few enough that memory
-	// stays bounded by a few files.
-	window := 512 * workers
-	bytes := semaphore.NewWeighted(windowBytes)
-	weight := func(i int) int64 { return min(max(jobs[i].Size, 1), windowBytes) }
-	ctx, cancel := context.WithCancel(ctx)
-
-	// Job i's result goes to slot i%window: the credits make sure job i is
-	// handed out only after result i-window was consumed, so a slot is free.
-	slots := make([]chan *Result, window)
-	for i := range slots {
-		slots[i] = make(chan *Result, 1)
+	if len(jobs) == 0 {
+		return nil
 	}
-	credits := make(chan struct{}, window)
-	free := make(chan []byte, 2*workers) // read buffers the writer is done with
+	workers := min(max(cfg.Jobs, 1), len(jobs))
+	seq := newSequencer(min(window*workers, len(jobs)), windowBytes, func(i int) int64 { return jobs[i].Size })
+	ctx, cancel := context.WithCancel(ctx)
 	next := make(chan int)
-	go func() { // dispatcher: hands out job indexes while the window has room
-		defer close(next)
-		for i := range jobs {
-			select {
-			case credits <- struct{}{}:
-			case <-ctx.Done():
-				return
-			}
-			if bytes.Acquire(ctx, weight(i)) != nil {
-				return
-			}
-			select {
-			case next <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-
+	go seq.dispatch(ctx, len(jobs), next)
+	free := make(chan []byte, 2*workers) // read buffers the writer is done with
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -142,7 +107,7 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 			stop := context.AfterFunc(ctx, w.parser.Cancel)
 			defer stop()
 			for i := range next {
-				slots[i%window] <- w.run(jobs[i])
+				seq.put(i, w.run(jobs[i]))
 			}
 		}()
 	}
@@ -150,49 +115,24 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 		cancel()
 		wg.Wait()
 	}()
-
-	// The writer encodes the records (the workers only parse and chunk), so
-	// encoding and writing overlap with the parsing of the next files.
-	var enc record.Encoder
-	var records []byte
 	for i := range jobs {
-		var r *Result
-		select {
-		case r = <-slots[i%window]:
-		case <-ctx.Done():
-			return ctx.Err()
+		r, err := seq.take(ctx, i)
+		if err != nil {
+			return err
 		}
-		records = encode(&enc, records[:0], r)
 		if err := sink(r); err != nil {
 			return err
 		}
-		if cap(r.src) <= maxReusedBuffer {
+		if cap(r.Src) <= maxReusedBuffer {
 			select { // hand the read buffer back to the workers
-			case free <- r.src[:0]:
+			case free <- r.Src[:0]:
 			default:
 			}
 		}
-		r.src, r.Records = nil, nil
-		bytes.Release(weight(i))
-		<-credits
+		r.Src = nil
+		seq.done(i)
 	}
 	return nil
-}
-
-// encode writes the records of a chunked file into dst, which becomes
-// r.Records, and returns dst for reuse.
-func encode(enc *record.Encoder, dst []byte, r *Result) []byte {
-	if r.Skip != SkipNone || r.Internal != nil || r.src == nil {
-		return dst
-	}
-	f := record.File{Path: r.Job.Path, Language: r.Job.Lang.Name, Method: r.Method, Src: r.src}
-	out, err := enc.AppendFile(dst, f, r.spans)
-	if err != nil {
-		r.Internal = err
-		return dst
-	}
-	r.Records = out
-	return out
 }
 
 // windowBytes bounds the size of the files in flight; a bigger file goes
@@ -210,36 +150,40 @@ const maxReusedBuffer = 1 << 20
 
 // worker holds one goroutine's reusable state.
 type worker struct {
-	cfg     Config
-	parser  *parse.Parser
-	cast    *cast.Chunker
-	sliding *sliding.Chunker
-	free    chan []byte // read buffers to reuse
+	cfg             Config
+	parser          *parse.Parser
+	chunker         chunk.Chunker
+	fallback        chunk.Setup
+	fallbackChunker chunk.Chunker // made when first needed
+	free            chan []byte   // read buffers to reuse
 }
 
 func newWorker(cfg Config, free chan []byte) *worker {
 	return &worker{
-		cfg:     cfg,
-		free:    free,
-		parser:  parse.New(cfg.ParseTimeout),
-		cast:    cast.New(cfg.Budget),
-		sliding: sliding.New(cfg.Sliding),
+		cfg:      cfg,
+		free:     free,
+		parser:   parse.New(cfg.ParseTimeout),
+		chunker:  cfg.Setup.New(),
+		fallback: method.Fallback(cfg.Setup.Budget),
 	}
 }
 
 func (w *worker) close() {
 	w.parser.Close()
-	w.cast.Close()
+	w.chunker.Close()
+	if w.fallbackChunker != nil {
+		w.fallbackChunker.Close()
+	}
 }
 
 // run processes one file. Buffers are per result, so the writer may hold a
 // result while this worker moves on.
 func (w *worker) run(job Job) *Result {
-	r := &Result{Job: job, Method: w.cfg.Method}
+	r := &Result{Job: job, Method: w.cfg.Setup.Method}
 	if !utf8.ValidString(job.Path) {
 		// A record holds its path as JSON text; this one cannot be written
 		// exactly, and castchunk never writes a replaced character.
-		r.Skip, r.Warning = SkipEncoding, "file name is not valid UTF-8; skipped"
+		r.Outcome, r.Message = SkipEncoding, "file name is not valid UTF-8; skipped"
 		return r
 	}
 	var buf []byte
@@ -247,24 +191,27 @@ func (w *worker) run(job Job) *Result {
 	case buf = <-w.free:
 	default:
 	}
-	src, err := readFile(buf, job.OSPath, w.cfg.MaxFileSize)
+	var src []byte
+	var err error
+	if job.Reader != nil {
+		src, err = readAll(buf, job.Reader, w.cfg.MaxFileSize)
+	} else {
+		src, err = readFile(buf, job.OSPath, w.cfg.MaxFileSize)
+	}
 	if err != nil {
-		r.Skip, r.Warning = classify(err)
+		r.Outcome, r.Message = classify(err)
 		return r
 	}
-	r.src, r.Bytes = src, len(src)
-	if r.Skip, r.Warning = checkText(src); r.Skip != SkipNone {
+	r.Src = src
+	if r.Outcome, r.Message = checkText(src); r.Outcome != Chunked {
 		return r
 	}
 	spans, err := w.cachedChunk(r, src)
 	if err != nil {
-		r.Internal = err
+		r.Outcome, r.Message = Failed, err.Error()
 		return r
 	}
-	r.spans = append([]chunk.Span(nil), spans...) // the chunker reuses its slice
-	for _, s := range spans {
-		r.Sizes = append(r.Sizes, s.Size)
-	}
+	r.Spans = append([]chunk.Span(nil), spans...) // the chunker reuses its slice
 	return r
 }
 
@@ -278,64 +225,71 @@ func (w *worker) cachedChunk(r *Result, src []byte) ([]chunk.Span, error) {
 	}
 	key := c.Key(r.Job.Lang.Name, src)
 	if e, ok := c.Get(key); ok && w.valid(e, src) {
-		r.Method, r.Syntax, r.Cached = e.Method, e.Syntax, true
+		r.Syntax, r.Cached = e.Syntax, true
 		return e.Spans, nil
 	}
 	spans, err := w.chunk(r, src)
-	if err == nil && r.Method == w.cfg.Method {
-		r.CacheErr = c.Put(key, cache.Entry{Method: r.Method, Syntax: r.Syntax, Spans: spans})
+	if err == nil && r.Method == w.cfg.Setup.Method {
+		r.CacheErr = c.Put(key, cache.Entry{Method: r.Method.Name, Syntax: r.Syntax, Spans: spans})
 	}
 	return spans, err
 }
 
 // valid double-checks a cache entry against the file before trusting it.
 func (w *worker) valid(e cache.Entry, src []byte) bool {
-	if e.Method != w.cfg.Method {
+	s := w.cfg.Setup
+	if e.Method != s.Method.Name {
 		return false
 	}
-	if e.Method == MethodSliding && w.cfg.Sliding.Overlapping() {
+	if s.Overlapping() {
 		return len(e.Spans) > 0 && e.Spans[len(e.Spans)-1].End == len(src)
 	}
-	return chunk.CheckTiling(e.Spans, len(src), w.cfg.Budget) == nil
+	return chunk.CheckTiling(e.Spans, len(src), s.Budget) == nil
 }
 
 // chunk runs the configured method, falling back to sliding windows when the
-// file cannot be parsed in time, and checks the guarantees before anything
-// is written: tiling and budget here, sizes in the record encoder, which
-// counts them as it escapes the content.
+// method needs a tree and the file cannot be parsed in time, and checks the
+// guarantees before anything is written: tiling and budget here, sizes in
+// the record encoder, which counts them as it escapes the content.
 func (w *worker) chunk(r *Result, src []byte) ([]chunk.Span, error) {
-	var spans []chunk.Span
-	if r.Method == MethodCast {
-		tree, err := w.parser.Parse(src, r.Job.Lang)
-		switch {
-		case err == nil:
-			r.Syntax = tree.RootNode().HasError()
-			spans = w.cast.Chunk(src, tree)
-			tree.Close()
-			if len(src) > bigFile {
-				parse.ReleaseMemory()
+	setup, chunker := w.cfg.Setup, w.chunker
+	var tree *sitter.Tree
+	if setup.Method.NeedsTree {
+		var err error
+		tree, err = w.parser.Parse(src, r.Job.Lang)
+		if err != nil {
+			if errors.Is(err, parse.ErrTimeout) {
+				err = fmt.Errorf("parse timed out after %v", w.cfg.ParseTimeout)
 			}
-		case errors.Is(err, parse.ErrTimeout):
-			r.Method = MethodSliding
-			r.Warning = fmt.Sprintf("parse timed out after %v; chunked with the sliding method", w.cfg.ParseTimeout)
-		default:
-			r.Method = MethodSliding
-			r.Warning = fmt.Sprintf("%v; chunked with the sliding method", err)
+			setup, chunker = w.fallback, w.fallbackChunk()
+			r.Message = fmt.Sprintf("%v; chunked with the %s method", err, setup.Method.Name)
 		}
 	}
-	if r.Method == MethodSliding {
-		spans = w.sliding.Chunk(src)
+	r.Method = setup.Method
+	if tree != nil {
+		r.Syntax = tree.RootNode().HasError()
 	}
-	if r.Method == MethodCast || !w.cfg.Sliding.Overlapping() {
-		budget := w.cfg.Budget
-		if r.Method == MethodSliding {
-			budget = w.cfg.Sliding.Budget
+	spans := chunker.Chunk(src, tree)
+	if tree != nil {
+		tree.Close()
+		if len(src) > bigFile {
+			parse.ReleaseMemory()
 		}
-		if err := chunk.CheckTiling(spans, len(src), budget); err != nil {
-			return nil, fmt.Errorf("internal error, %s chunker broke a guarantee: %v", r.Method, err)
+	}
+	if !setup.Overlapping() {
+		if err := chunk.CheckTiling(spans, len(src), setup.Budget); err != nil {
+			return nil, fmt.Errorf("internal error, %s chunker broke a guarantee: %v", setup.Method.Name, err)
 		}
 	}
 	return spans, nil
+}
+
+// fallbackChunk returns the worker's fallback chunker, made on first use.
+func (w *worker) fallbackChunk() chunk.Chunker {
+	if w.fallbackChunker == nil {
+		w.fallbackChunker = w.fallback.New()
+	}
+	return w.fallbackChunker
 }
 
 // readFile reads a whole file into buf, refusing to read more than limit
@@ -356,10 +310,17 @@ func readFile(buf []byte, name string, limit int64) ([]byte, error) {
 	if limit > 0 && info.Size() > limit {
 		return nil, walk.TooLargeError{Size: info.Size(), Limit: limit}
 	}
-	// Read to EOF rather than trusting the size: the file may change.
 	if need := int(info.Size()) + 1; cap(buf) < need {
 		buf = make([]byte, 0, need)
 	}
+	// Read to EOF rather than trusting the size: the file may change.
+	return readAll(buf, f, limit)
+}
+
+// readAll reads r to its end into buf, refusing to read more than limit
+// bytes (0: no limit).
+func readAll(buf []byte, r io.Reader, limit int64) ([]byte, error) {
+	buf = buf[:0]
 	for {
 		if limit > 0 && int64(len(buf)) > limit {
 			return nil, walk.TooLargeError{Size: int64(len(buf)), Limit: limit}
@@ -367,7 +328,7 @@ func readFile(buf []byte, name string, limit int64) ([]byte, error) {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
-		n, err := f.Read(buf[len(buf):cap(buf)])
+		n, err := r.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if err == io.EOF {
 			return buf, nil
@@ -379,7 +340,7 @@ func readFile(buf []byte, name string, limit int64) ([]byte, error) {
 }
 
 // classify turns a read error into a skip reason and a message for people.
-func classify(err error) (Skip, string) {
+func classify(err error) (Outcome, string) {
 	var large walk.TooLargeError
 	if errors.As(err, &large) {
 		return SkipTooLarge, large.Error()
@@ -397,11 +358,11 @@ func classify(err error) (Skip, string) {
 	return SkipUnreadable, err.Error()
 }
 
-// checkText says why src cannot be chunked as text (SkipNone when it can).
+// checkText says why src cannot be chunked as text (Chunked when it can).
 // The policy (README, "Encodings"): UTF-8 only, with or without a BOM; files
 // in other encodings are skipped with a warning, never transcoded or
 // emitted with replaced characters.
-func checkText(src []byte) (Skip, string) {
+func checkText(src []byte) (Outcome, string) {
 	if isUTF16(src) {
 		return SkipEncoding, "UTF-16 text is not supported, only UTF-8; skipped"
 	}
@@ -412,7 +373,7 @@ func checkText(src []byte) (Skip, string) {
 	if !utf8.Valid(body) {
 		return SkipEncoding, fmt.Sprintf("not valid UTF-8 (bad byte at offset %d); skipped", len(src)-len(body)+chunk.FirstInvalid(body))
 	}
-	return SkipNone, ""
+	return Chunked, ""
 }
 
 func isUTF16(src []byte) bool {

@@ -16,8 +16,11 @@ import (
 
 	"github.com/castchunk/castchunk/internal/bytesize"
 	"github.com/castchunk/castchunk/internal/cache"
+	"github.com/castchunk/castchunk/internal/cast"
+	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/pipeline"
+	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/sliding"
 )
 
@@ -53,22 +56,59 @@ func job(dir, name string) pipeline.Job {
 	return pipeline.Job{Path: name, OSPath: filepath.Join(dir, filepath.FromSlash(name)), Lang: l}
 }
 
+const (
+	methodCast    = "cast"
+	methodSliding = "sliding"
+)
+
 func config(jobs, budget int) pipeline.Config {
-	return pipeline.Config{
-		Jobs: jobs, Method: pipeline.MethodCast, Budget: budget,
-		Sliding: sliding.Options{Budget: budget},
-	}
+	return pipeline.Config{Jobs: jobs, Setup: chunk.Setup{Method: &cast.Method, Budget: budget}}
+}
+
+// slidingConfig is config with the sliding method and these options.
+func slidingConfig(jobs, budget int, v chunk.Values) pipeline.Config {
+	return pipeline.Config{Jobs: jobs, Setup: chunk.Setup{Method: &sliding.Method, Budget: budget, Values: v}}
+}
+
+// result is a pipeline.Result with what the tests check spelled out: the
+// records as the JSON Lines writer encodes them, the chunk sizes, the file
+// size and the outcome's parts.
+type result struct {
+	pipeline.Result
+	Records  []byte
+	Sizes    []int
+	Bytes    int
+	Method   string
+	Skip     pipeline.Outcome // Chunked, a skip, or Failed
+	Warning  string
+	Internal error // the message of a Failed outcome
 }
 
 // run runs the pipeline and returns copies of the results, in the order the
 // sink saw them.
-func run(t *testing.T, jobs []pipeline.Job, cfg pipeline.Config) []pipeline.Result {
+func run(t *testing.T, jobs []pipeline.Job, cfg pipeline.Config) []result {
 	t.Helper()
-	var out []pipeline.Result
+	var out []result
 	err := pipeline.Run(context.Background(), jobs, cfg, func(r *pipeline.Result) error {
-		c := *r
-		c.Records = bytes.Clone(r.Records) // valid only until the sink returns
-		c.Sizes = slices.Clone(r.Sizes)
+		c := result{Result: *r, Bytes: len(r.Src), Skip: r.Outcome, Warning: r.Message}
+		c.Src = bytes.Clone(r.Src) // valid only until the sink returns
+		if r.Method != nil {
+			c.Method = r.Method.Name
+		}
+		if r.Outcome == pipeline.Failed {
+			c.Internal = errors.New(r.Message)
+			c.Skip, c.Warning = pipeline.Chunked, ""
+		}
+		if r.Outcome == pipeline.Chunked {
+			f := record.File{Path: r.Job.Path, Language: r.Job.Lang.Name, Method: c.Method, Src: r.Src}
+			var err error
+			if c.Records, err = record.AppendFile(nil, f, r.Spans); err != nil {
+				t.Errorf("%s: encode: %v", r.Job.Path, err)
+			}
+			for _, s := range r.Spans {
+				c.Sizes = append(c.Sizes, s.Size)
+			}
+		}
 		out = append(out, c)
 		return nil
 	})
@@ -82,7 +122,7 @@ func run(t *testing.T, jobs []pipeline.Job, cfg pipeline.Config) []pipeline.Resu
 }
 
 // serialize is everything a result says, for byte comparisons.
-func serialize(rs []pipeline.Result) string {
+func serialize(rs []result) string {
 	var b strings.Builder
 	for _, r := range rs {
 		fmt.Fprintf(&b, "%s|%s|%d|%v|%v|%d|%q|%v|%v|%v\n", r.Job.Path, r.Method, r.Bytes, r.Sizes, r.Syntax,
@@ -125,7 +165,7 @@ func decode(t *testing.T, records []byte) []rec {
 
 // checkTiles checks that a result's records are those of its file, chunked
 // without overlap: they tile the content.
-func checkTiles(t *testing.T, r pipeline.Result, content, method string, budget int) {
+func checkTiles(t *testing.T, r result, content, method string, budget int) {
 	t.Helper()
 	recs := decode(t, r.Records)
 	var whole strings.Builder
@@ -191,8 +231,8 @@ func TestResultsInJobOrder(t *testing.T) {
 				if r.Internal != nil {
 					t.Errorf("%s: internal error %v", r.Job.Path, r.Internal)
 				}
-				if r.Skip == pipeline.SkipNone {
-					checkTiles(t, r, files[i].content, pipeline.MethodCast, 200)
+				if r.Skip == pipeline.Chunked {
+					checkTiles(t, r, files[i].content, methodCast, 200)
 				}
 			}
 			if s := serialize(rs); first == "" {
@@ -210,7 +250,7 @@ func TestResultsInJobOrder(t *testing.T) {
 	if rs[6].Skip != pipeline.SkipBinary || rs[7].Skip != pipeline.SkipEncoding {
 		t.Errorf("bin.py, bad.py: skips %v, %v", rs[6].Skip, rs[7].Skip)
 	}
-	if !rs[8].Syntax || rs[8].Method != pipeline.MethodCast || len(rs[8].Records) == 0 {
+	if !rs[8].Syntax || rs[8].Method != methodCast || len(rs[8].Records) == 0 {
 		t.Errorf("broken.py: syntax %v, method %q, %d bytes of records", rs[8].Syntax, rs[8].Method, len(rs[8].Records))
 	}
 	for i, r := range rs {
@@ -227,7 +267,7 @@ func TestSkips(t *testing.T) {
 		content *string // nil: the file does not exist
 		path    string  // Job.Path, when not the file's name
 		limit   int64
-		skip    pipeline.Skip
+		skip    pipeline.Outcome
 		warning string
 		bytes   int
 	}{
@@ -280,16 +320,16 @@ func TestSkips(t *testing.T) {
 			if r.Internal != nil || r.Cached || r.CacheErr != nil {
 				t.Errorf("internal %v, cached %v, cache error %v", r.Internal, r.Cached, r.CacheErr)
 			}
-			if tt.skip != pipeline.SkipNone {
+			if tt.skip != pipeline.Chunked {
 				if len(r.Records) != 0 || len(r.Sizes) != 0 {
 					t.Errorf("skipped file has records %q, sizes %v", r.Records, r.Sizes)
 				}
 				return
 			}
-			if r.Method != pipeline.MethodCast {
+			if r.Method != methodCast {
 				t.Errorf("method %q", r.Method)
 			}
-			checkTiles(t, r, *tt.content, pipeline.MethodCast, 100)
+			checkTiles(t, r, *tt.content, methodCast, 100)
 			if *tt.content == "" && (len(r.Records) != 0 || len(r.Sizes) != 0) {
 				t.Errorf("empty file: records %q, sizes %v", r.Records, r.Sizes)
 			}
@@ -327,17 +367,16 @@ func TestParseTimeoutFallsBackToSliding(t *testing.T) {
 	cfg.ParseTimeout = time.Nanosecond
 	rs := run(t, jobs, cfg)
 
-	slide := cfg
-	slide.Method, slide.ParseTimeout = pipeline.MethodSliding, 0
+	slide := slidingConfig(2, 150, nil)
 	want := run(t, jobs, slide)
 	for i, r := range rs {
-		if r.Method != pipeline.MethodSliding || r.Skip != pipeline.SkipNone || r.Internal != nil || r.Syntax {
+		if r.Method != methodSliding || r.Skip != pipeline.Chunked || r.Internal != nil || r.Syntax {
 			t.Errorf("%s: method %q, skip %v, internal %v, syntax %v", r.Job.Path, r.Method, r.Skip, r.Internal, r.Syntax)
 		}
 		if r.Warning != "parse timed out after 1ns; chunked with the sliding method" {
 			t.Errorf("%s: warning %q", r.Job.Path, r.Warning)
 		}
-		checkTiles(t, r, content, pipeline.MethodSliding, 150)
+		checkTiles(t, r, content, methodSliding, 150)
 		if !bytes.Equal(r.Records, want[i].Records) || !slices.Equal(r.Sizes, want[i].Sizes) {
 			t.Errorf("%s: fallback records differ from a sliding run", r.Job.Path)
 		}
@@ -345,7 +384,7 @@ func TestParseTimeoutFallsBackToSliding(t *testing.T) {
 	// Without the timeout the same file parses.
 	cfg.ParseTimeout = time.Minute
 	for _, r := range run(t, jobs, cfg) {
-		if r.Method != pipeline.MethodCast || r.Warning != "" {
+		if r.Method != methodCast || r.Warning != "" {
 			t.Errorf("%s with a minute to parse: method %q, warning %q", r.Job.Path, r.Method, r.Warning)
 		}
 	}
@@ -361,11 +400,9 @@ func TestSlidingFixedWindowsOverBudget(t *testing.T) {
 	}
 	content := b.String()
 	_, jobs := setup(t, []file{{"long.py", content}})
-	cfg := config(1, 2000)
-	cfg.Method = pipeline.MethodSliding
-	cfg.Sliding = sliding.Options{Budget: 2000, WindowLines: 20, Stride: 10}
+	cfg := slidingConfig(1, 2000, chunk.Values{"window-lines": 20, "stride": 10})
 	r := run(t, jobs, cfg)[0]
-	if r.Internal != nil || r.Skip != pipeline.SkipNone {
+	if r.Internal != nil || r.Skip != pipeline.Chunked {
 		t.Fatalf("internal error %v, skip %v", r.Internal, r.Skip)
 	}
 	recs := decode(t, r.Records)
@@ -373,7 +410,7 @@ func TestSlidingFixedWindowsOverBudget(t *testing.T) {
 		t.Fatalf("%d records, not reaching the end of the file", len(recs))
 	}
 	for i, c := range recs {
-		if c.Content != content[c.StartByte:c.EndByte] || c.Size > 2000 || c.Method != pipeline.MethodSliding {
+		if c.Content != content[c.StartByte:c.EndByte] || c.Size > 2000 || c.Method != methodSliding {
 			t.Errorf("record %d [%d,%d) size %d method %q is wrong", i, c.StartByte, c.EndByte, c.Size, c.Method)
 		}
 	}
@@ -382,16 +419,14 @@ func TestSlidingFixedWindowsOverBudget(t *testing.T) {
 func TestSlidingOverlapRecords(t *testing.T) {
 	content := "a = 1\nb = 2\nc = 3\nd = 4\n"
 	_, jobs := setup(t, []file{{"o.py", content}})
-	cfg := config(1, 6)
-	cfg.Method = pipeline.MethodSliding
-	cfg.Sliding = sliding.Options{Budget: 6, OverlapLines: 1}
+	cfg := slidingConfig(1, 6, chunk.Values{"overlap-lines": 1})
 	r := run(t, jobs, cfg)[0]
 	var got []string
 	for _, c := range decode(t, r.Records) {
 		got = append(got, c.Content)
 	}
 	want := []string{"a = 1\nb = 2\n", "b = 2\nc = 3\n", "c = 3\nd = 4\n"}
-	if !slices.Equal(got, want) || r.Method != pipeline.MethodSliding || r.Internal != nil || !slices.Equal(r.Sizes, []int{6, 6, 6}) {
+	if !slices.Equal(got, want) || r.Method != methodSliding || r.Internal != nil || !slices.Equal(r.Sizes, []int{6, 6, 6}) {
 		t.Errorf("records %q (method %q, sizes %v, internal %v), want %q", got, r.Method, r.Sizes, r.Internal, want)
 	}
 }
@@ -540,14 +575,14 @@ func TestCache(t *testing.T) {
 	second := run(t, jobs, cfg)
 	for i, r := range second {
 		f := first[i]
-		wantCached := r.Skip == pipeline.SkipNone
+		wantCached := r.Skip == pipeline.Chunked
 		if r.Cached != wantCached || r.CacheErr != nil {
 			t.Errorf("second run, %s: cached %v, want %v (cache error %v)", r.Job.Path, r.Cached, wantCached, r.CacheErr)
 		}
 		if !bytes.Equal(r.Records, f.Records) || r.Method != f.Method || r.Syntax != f.Syntax ||
 			!slices.Equal(r.Sizes, f.Sizes) || r.Bytes != f.Bytes || r.Skip != f.Skip || r.Warning != f.Warning {
 			t.Errorf("second run, %s: result differs from the first:\n%s\nwant\n%s", r.Job.Path,
-				serialize([]pipeline.Result{r}), serialize([]pipeline.Result{f}))
+				serialize([]result{r}), serialize([]result{f}))
 		}
 	}
 
@@ -558,7 +593,7 @@ func TestCache(t *testing.T) {
 	}
 	third := run(t, jobs, cfg)
 	for i, r := range third {
-		wantCached := r.Skip == pipeline.SkipNone && i != 2
+		wantCached := r.Skip == pipeline.Chunked && i != 2
 		if r.Cached != wantCached {
 			t.Errorf("after a change, %s: cached %v, want %v", r.Job.Path, r.Cached, wantCached)
 		}
@@ -596,14 +631,14 @@ func TestCacheSkipsFallbacks(t *testing.T) {
 	cfg := config(1, 150)
 	cfg.Cache = c
 	cfg.ParseTimeout = time.Nanosecond
-	if r := run(t, jobs, cfg)[0]; r.Method != pipeline.MethodSliding || r.Cached {
+	if r := run(t, jobs, cfg)[0]; r.Method != methodSliding || r.Cached {
 		t.Fatalf("with a 1ns timeout: method %q, cached %v", r.Method, r.Cached)
 	}
 	cfg.ParseTimeout = 0
-	if r := run(t, jobs, cfg)[0]; r.Method != pipeline.MethodCast || r.Cached || r.Warning != "" {
+	if r := run(t, jobs, cfg)[0]; r.Method != methodCast || r.Cached || r.Warning != "" {
 		t.Errorf("after a fallback: method %q, cached %v, warning %q; want a fresh cast", r.Method, r.Cached, r.Warning)
 	}
-	if r := run(t, jobs, cfg)[0]; r.Method != pipeline.MethodCast || !r.Cached {
+	if r := run(t, jobs, cfg)[0]; r.Method != methodCast || !r.Cached {
 		t.Errorf("third run: method %q, cached %v", r.Method, r.Cached)
 	}
 }
@@ -614,9 +649,7 @@ func TestCacheSlidingOverlap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := config(2, 60)
-	cfg.Method = pipeline.MethodSliding
-	cfg.Sliding = sliding.Options{Budget: 60, OverlapLines: 2}
+	cfg := slidingConfig(2, 60, chunk.Values{"overlap-lines": 2})
 	cfg.Cache = c
 	first := run(t, jobs, cfg)
 	second := run(t, jobs, cfg)

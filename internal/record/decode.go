@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -29,22 +30,36 @@ type LineError struct {
 func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
 func (e *LineError) Unwrap() error { return e.Err }
 
-// Decoder reads records strictly, one line at a time: memory is bounded by
-// the longest line, not the stream. Each line must be exactly what the
-// Encoder writes: a JSON object with every field, once, of the right type, in
-// DESIGN order, no unknown field, integers non-negative, id 32 lowercase hex,
-// no whitespace, the encoder's escapes, and a final '\n'. The last check
-// (canonical form) is done by re-encoding the record and comparing bytes, so
-// it also catches anything the field checks could miss.
+// Decoder reads records one line at a time: memory is bounded by the
+// longest line, not the stream. Every line must be one JSON object (records
+// are one object per line: pretty-printed JSON, as `jq .` prints it, is
+// refused with a hint to use `jq -c`), with no duplicate field, each known
+// field of its schema type, integers non-negative and the id, when present,
+// 32 lowercase hex digits.
+//
+// By default the decoder accepts records that other tools enriched: fields
+// it does not know are skipped, the order is free, and only the fields in
+// Need must be present. Strict asks for exactly what the Encoder writes:
+// every required field of the schema, no unknown field, the schema's order,
+// no whitespace and the encoder's escapes, which is checked by writing the
+// line again canonically and comparing bytes.
 type Decoder struct {
 	// MaxLineBytes limits the length of a line (without its '\n');
 	// 0 means DefaultMaxLine.
 	MaxLineBytes int
+	// Schema is the fields the decoder knows; nil means Default().
+	Schema *Schema
+	// Strict refuses anything the encoder would not have written.
+	Strict bool
+	// Need lists the fields a record must have when not Strict; nil means
+	// every required field of the schema.
+	Need []string
 
 	r     *bufio.Reader
 	line  int
 	buf   []byte // a line longer than the bufio buffer is assembled here
-	canon []byte // re-encoding scratch
+	canon []byte // the line written canonically (Strict)
+	seen  []bool // fields of the schema met in the current line
 	err   error  // sticky: io.EOF or a read error
 }
 
@@ -139,18 +154,6 @@ func (d *Decoder) readLine() (line []byte, terminated bool, err error) {
 	}
 }
 
-// Field kinds by index in fieldNames.
-func isIntField(i int) bool { return i >= 4 && i <= 9 }
-
-func fieldIndex(name string) int {
-	for i, f := range fieldNames {
-		if f == name {
-			return i
-		}
-	}
-	return -1
-}
-
 // parse decodes one line into rec and checks it; errors say what is wrong
 // and, where it helps, at which column (1-based byte).
 func (d *Decoder) parse(line []byte, rec *Record) error {
@@ -159,6 +162,10 @@ func (d *Decoder) parse(line []byte, rec *Record) error {
 	}
 	if !utf8.Valid(line) {
 		return fmt.Errorf("not valid UTF-8 at column %d", chunk.FirstInvalid(line)+1)
+	}
+	schema := d.Schema
+	if schema == nil {
+		schema = Default()
 	}
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.UseNumber()
@@ -170,7 +177,8 @@ func (d *Decoder) parse(line []byte, rec *Record) error {
 		return fmt.Errorf("not a JSON object (starts with %s)", typeName(tok))
 	}
 	*rec = Record{}
-	var seen uint16
+	d.seen = append(d.seen[:0], make([]bool, len(schema.fields))...)
+	d.canon = append(d.canon[:0], '{')
 	last := -1
 	for dec.More() {
 		tok, err := dec.Token()
@@ -178,56 +186,47 @@ func (d *Decoder) parse(line []byte, rec *Record) error {
 			return jsonError(err)
 		}
 		name, _ := tok.(string) // inside an object, Token yields string keys
-		i := fieldIndex(name)
+		if len(d.canon) > 1 {
+			d.canon = append(d.canon, ',')
+		}
+		d.canon, _, _ = appendString(d.canon, []byte(name))
+		d.canon = append(d.canon, ':')
+		f, i := schema.field(name)
 		switch {
-		case i < 0:
-			return fmt.Errorf("unknown field %q", name)
-		case seen&(1<<i) != 0:
-			return fmt.Errorf("duplicate field %q", name)
-		case i < last:
-			return fmt.Errorf("field %q comes after %q; the order is %s", name, fieldNames[last], strings.Join(fieldNames[:], ", "))
-		}
-		seen |= 1 << i
-		last = i
-		val, err := dec.Token()
-		if err != nil {
-			return jsonError(err)
-		}
-		if isIntField(i) {
-			n, err := nonNegInt(val)
-			if err != nil {
-				return fmt.Errorf("field %q: %v", name, err)
+		case f == nil && d.Strict:
+			return fmt.Errorf("unknown field %q (without --strict, fields castchunk does not know are ignored)", name)
+		case f == nil:
+			if d.canon, err = copyValue(dec, d.canon); err != nil {
+				return err
 			}
-			setInt(rec, i, n)
 			continue
+		case d.seen[i]:
+			return fmt.Errorf("duplicate field %q", name)
+		case d.Strict && i < last:
+			return fmt.Errorf("field %q comes after %q; the order is %s", name, schema.fields[last].Name, strings.Join(schema.Names(), ", "))
 		}
-		s, ok := val.(string)
-		if !ok {
-			return fmt.Errorf("field %q: want a string, got %s", name, typeName(val))
+		d.seen[i], last = true, i
+		if err := d.value(dec, f, rec); err != nil {
+			return err
 		}
-		setString(rec, i, s)
 	}
 	if _, err := dec.Token(); err != nil { // the closing '}'
 		return jsonError(err)
 	}
+	d.canon = append(d.canon, '}')
 	end := dec.InputOffset()
 	if _, err := dec.Token(); err != io.EOF {
 		return fmt.Errorf("data after the object at column %d", end+1)
 	}
-	if missing := missingFields(seen); missing != "" {
+	if missing := d.missing(schema); missing != "" {
 		return fmt.Errorf("missing %s", missing)
 	}
-	if !validID(rec.ID) {
+	if f, i := schema.field("id"); f != nil && d.seen[i] && !validID(rec.ID) {
 		return fmt.Errorf("field \"id\": %q is not %d lowercase hex digits", rec.ID, IDLen)
 	}
-	d.canon, err = AppendRecord(d.canon[:0], rec)
-	if err != nil {
-		return err
-	}
-	want := d.canon[:len(d.canon)-1]
-	if !bytes.Equal(line, want) {
+	if d.Strict && !bytes.Equal(line, d.canon) {
 		col := 0
-		for col < len(line) && col < len(want) && line[col] == want[col] {
+		for col < len(line) && col < len(d.canon) && line[col] == d.canon[col] {
 			col++
 		}
 		return fmt.Errorf("not in canonical form at column %d (whitespace or escape spelling differs from the encoder's)", col+1)
@@ -235,73 +234,102 @@ func (d *Decoder) parse(line []byte, rec *Record) error {
 	return nil
 }
 
-func setInt(rec *Record, i, n int) {
-	switch fieldNames[i] {
-	case "index":
-		rec.Index = n
-	case "start_line":
-		rec.StartLine = n
-	case "end_line":
-		rec.EndLine = n
-	case "start_byte":
-		rec.StartByte = n
-	case "end_byte":
-		rec.EndByte = n
-	case "size":
-		rec.Size = n
-	}
-}
-
-func setString(rec *Record, i int, s string) {
-	switch fieldNames[i] {
-	case "id":
-		rec.ID = s
-	case "path":
-		rec.Path = s
-	case "language":
-		rec.Language = s
-	case "method":
-		rec.Method = s
-	case "content":
-		rec.Content = s
-	}
-}
-
-// nonNegInt accepts a JSON number that is a non-negative integer in int
-// range, spelled plainly (no sign, fraction or exponent).
-func nonNegInt(v json.Token) (int, error) {
-	num, ok := v.(json.Number)
-	if !ok {
-		return 0, fmt.Errorf("want an integer, got %s", typeName(v))
-	}
-	s := string(num)
-	if strings.HasPrefix(s, "-") {
-		return 0, fmt.Errorf("%s is negative", s)
-	}
-	if strings.ContainsAny(s, ".eE") {
-		return 0, fmt.Errorf("%s is not an integer", s)
-	}
-	n, err := strconv.Atoi(s)
+// value reads the value of a known field into rec, and writes it
+// canonically.
+func (d *Decoder) value(dec *json.Decoder, f *Field, rec *Record) error {
+	val, err := dec.Token()
 	if err != nil {
-		return 0, fmt.Errorf("%s is out of range", s)
+		return jsonError(err)
 	}
-	return n, nil
+	switch f.Type {
+	case Int:
+		n, err := nonNegInt(val)
+		if err != nil {
+			return fmt.Errorf("field %q: %v", f.Name, err)
+		}
+		f.Set(rec, Value{Int: n})
+		d.canon = append(d.canon, val.(json.Number)...)
+	default:
+		s, ok := val.(string)
+		if !ok {
+			return fmt.Errorf("field %q: want a string, got %s", f.Name, typeName(val))
+		}
+		f.Set(rec, Value{Str: s})
+		d.canon, _, _ = appendString(d.canon, []byte(s))
+	}
+	return nil
 }
 
-func missingFields(seen uint16) string {
-	var names []string
-	for i, f := range fieldNames {
-		if seen&(1<<i) == 0 {
-			names = append(names, strconv.Quote(f))
+// copyValue reads one JSON value of any kind (a field the decoder does not
+// know) and writes it canonically to dst.
+func copyValue(dec *json.Decoder, dst []byte) ([]byte, error) {
+	type open struct {
+		object bool
+		n      int // keys and values written so far
+	}
+	var stack []open
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return dst, jsonError(err)
+		}
+		if delim, ok := tok.(json.Delim); ok && (delim == '}' || delim == ']') {
+			dst = append(dst, byte(delim))
+			stack = stack[:len(stack)-1]
+		} else {
+			if len(stack) > 0 {
+				top := &stack[len(stack)-1]
+				switch {
+				case top.object && top.n%2 == 1:
+					dst = append(dst, ':')
+				case top.n > 0:
+					dst = append(dst, ',')
+				}
+				top.n++
+			}
+			switch v := tok.(type) {
+			case json.Delim:
+				dst = append(dst, byte(v))
+				stack = append(stack, open{object: v == '{'})
+			case string:
+				dst, _, _ = appendString(dst, []byte(v))
+			case json.Number:
+				dst = append(dst, v...)
+			case bool:
+				dst = strconv.AppendBool(dst, v)
+			case nil:
+				dst = append(dst, "null"...)
+			}
+		}
+		if len(stack) == 0 {
+			return dst, nil
 		}
 	}
-	if len(names) == 0 {
-		return ""
+}
+
+// missing names the fields a record must have and this line lacks.
+func (d *Decoder) missing(schema *Schema) string {
+	var names []string
+	for i, f := range schema.fields {
+		if !d.seen[i] && d.needs(f) {
+			names = append(names, strconv.Quote(f.Name))
+		}
 	}
-	if len(names) == 1 {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
 		return "field " + names[0]
 	}
 	return "fields " + strings.Join(names, ", ")
+}
+
+// needs reports whether a record must have f.
+func (d *Decoder) needs(f *Field) bool {
+	if d.Strict || d.Need == nil {
+		return !f.Optional
+	}
+	return slices.Contains(d.Need, f.Name)
 }
 
 func typeName(v json.Token) string {
@@ -332,23 +360,23 @@ func jsonError(err error) error {
 	case errors.As(err, &se):
 		return fmt.Errorf("malformed JSON at column %d: %v", se.Offset, se)
 	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
-		return errors.New("malformed JSON: the line ends inside the object")
+		return errors.New("malformed JSON: the line ends inside the object (records are one JSON object per line: pretty-printed JSON, as `jq .` writes it, is not read; use `jq -c`)")
 	}
 	return fmt.Errorf("malformed JSON: %v", err)
 }
 
 // Check reports the first way r contradicts itself: an empty or reversed
 // byte range, content whose length, line count or size disagrees with the
-// numbers, an unknown method, an empty path or language. It does not look
-// at the file (verify does).
+// numbers, an empty path, language or method. It does not look at the file
+// or know the methods (verify does).
 func (r *Record) Check() error {
 	switch {
 	case r.Path == "":
 		return errors.New("empty path")
 	case r.Language == "":
 		return errors.New("empty language")
-	case r.Method != "cast" && r.Method != "sliding":
-		return fmt.Errorf("method %q is neither \"cast\" nor \"sliding\"", r.Method)
+	case r.Method == "":
+		return errors.New("empty method")
 	case r.EndByte <= r.StartByte:
 		return fmt.Errorf("empty or reversed byte range [%d,%d)", r.StartByte, r.EndByte)
 	case len(r.Content) != r.EndByte-r.StartByte:
@@ -363,4 +391,25 @@ func (r *Record) Check() error {
 		return fmt.Errorf("size is %d, content has %d non-whitespace characters", r.Size, want)
 	}
 	return nil
+}
+
+// nonNegInt accepts a JSON number that is a non-negative integer in int
+// range, spelled plainly (no sign, fraction or exponent).
+func nonNegInt(v json.Token) (int, error) {
+	num, ok := v.(json.Number)
+	if !ok {
+		return 0, fmt.Errorf("want an integer, got %s", typeName(v))
+	}
+	s := string(num)
+	if strings.HasPrefix(s, "-") {
+		return 0, fmt.Errorf("%s is negative", s)
+	}
+	if strings.ContainsAny(s, ".eE") {
+		return 0, fmt.Errorf("%s is not an integer", s)
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, fmt.Errorf("%s is out of range", s)
+	}
+	return n, nil
 }

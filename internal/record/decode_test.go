@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"strings"
@@ -92,6 +93,7 @@ func TestDecodeRejects(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			in := g + "\n" + g + "\n" + tc.line + "\n" + g + "\n"
 			d := NewDecoder(strings.NewReader(in))
+			d.Strict = true
 			var r Record
 			for i := 1; i <= 2; i++ {
 				if err := d.Decode(&r); err != nil {
@@ -114,6 +116,71 @@ func TestDecodeRejects(t *testing.T) {
 				t.Errorf("end: %v", err)
 			}
 		})
+	}
+}
+
+// TestDecodeLenient: records that other tools enriched (`jq -c '. + {x: 1}'`,
+// fields reordered, nested values) are read without --strict; what no
+// reader can use is still refused.
+func TestDecodeLenient(t *testing.T) {
+	g := goodLine(t)
+	want := Record{ID: ID("src/a.py", []byte("x = 1\n"), 0), Path: "src/a.py", Language: "python", Method: "cast",
+		Index: 0, StartLine: 1, EndLine: 1, StartByte: 0, EndByte: 6, Size: 3, Content: "x = 1\n"}
+	reordered := `{"content":"x = 1\n","size":3,"end_byte":6,"start_byte":0,"end_line":1,"start_line":1,"index":0,` +
+		`"method":"cast","language":"python","path":"src/a.py","id":"` + want.ID + `"}`
+	accepted := []struct{ name, line string }{
+		{"enriched", strings.TrimSuffix(g, "}") + `,"tokens":1}`},
+		{"enriched first", `{"tokens":1,` + g[1:]},
+		{"nested unknown", strings.TrimSuffix(g, "}") + `,"scope":[{"kind":"class","name":"A","line":[1,{"x":null}]},true,-1.5e3],"meta":{}}`},
+		{"reordered", reordered},
+		{"spaced", strings.ReplaceAll(reordered, `,"`, `, "`)},
+	}
+	for _, tc := range accepted {
+		var r Record
+		if err := NewDecoder(strings.NewReader(tc.line + "\n")).Decode(&r); err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+		} else if r != want {
+			t.Errorf("%s: got %+v", tc.name, r)
+		}
+		d := NewDecoder(strings.NewReader(tc.line + "\n"))
+		d.Strict = true
+		if err := d.Decode(&r); err == nil {
+			t.Errorf("%s: accepted with Strict", tc.name)
+		}
+	}
+	refused := []struct{ name, line, want string }{
+		{"duplicate", strings.TrimSuffix(g, "}") + `,"size":3}`, `duplicate field "size"`},
+		{"wrong type", strings.Replace(g, `"index":0`, `"index":"0"`, 1), `want an integer`},
+		{"missing", strings.Replace(g, `,"size":3`, ``, 1), `missing field "size"`},
+		{"pretty-printed", "{", "use `jq -c`"},
+		{"unknown malformed", strings.TrimSuffix(g, "}") + `,"x":[1,}`, "malformed JSON"},
+	}
+	for _, tc := range refused {
+		var r Record
+		err := NewDecoder(strings.NewReader(tc.line + "\n")).Decode(&r)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	// A reader that needs fewer fields (stats) takes records without content.
+	d := NewDecoder(strings.NewReader(strings.Replace(g, `,"content":"x = 1\n"`, ``, 1) + "\n"))
+	d.Need = []string{"path", "language", "size", "end_byte"}
+	var r Record
+	if err := d.Decode(&r); err != nil || r.Size != 3 || r.Content != "" {
+		t.Errorf("without content: %+v, %v", r, err)
+	}
+}
+
+// TestStrictCanonicalUnknown: the canonical writer that Strict compares
+// with spells nested values as the encoder would, so a canonical line with
+// an extra field fails only for the field, not for its spelling.
+func TestStrictCanonicalUnknown(t *testing.T) {
+	in := `{"a":[1,{"b":"\u2028\n","c":[]},null,true,false,-2.5],"d":{}}`
+	dec := json.NewDecoder(strings.NewReader(in))
+	dec.UseNumber()
+	got, err := copyValue(dec, nil)
+	if err != nil || string(got) != in {
+		t.Errorf("copyValue = %s, %v; want %s", got, err, in)
 	}
 }
 
@@ -201,7 +268,7 @@ func TestRecordCheck(t *testing.T) {
 		mod  func(*Record)
 		want string
 	}{
-		{"method", func(r *Record) { r.Method = "ast" }, `method "ast"`},
+		{"method", func(r *Record) { r.Method = "" }, `empty method`},
 		{"empty path", func(r *Record) { r.Path = "" }, "empty path"},
 		{"empty language", func(r *Record) { r.Language = "" }, "empty language"},
 		{"empty range", func(r *Record) { r.EndByte = 10 }, "empty or reversed"},
@@ -232,7 +299,7 @@ func TestAppendRecordMatchesEncoder(t *testing.T) {
 			t.Fatal(err)
 		}
 		var err error
-		if got, err = AppendRecord(got, &r); err != nil {
+		if got, err = new(Encoder).AppendRecord(got, &r); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -16,7 +16,7 @@ import (
 type File struct {
 	Path     string // '/'-separated, as reached from the path argument
 	Language string
-	Method   string // "cast" or "sliding"
+	Method   string // the method's name
 	Src      []byte // the file's bytes as read
 }
 
@@ -35,22 +35,35 @@ func (e *InvalidUTF8Error) Error() string {
 	return fmt.Sprintf("%s: not valid UTF-8 at byte %d", e.Path, e.Offset)
 }
 
-// Encoder turns spans into records. It keeps scratch state between files so
-// that, once warmed up, encoding allocates nothing. The zero value is ready
-// to use; an Encoder must not be used by two goroutines at once (use one per
-// worker, or the package-level AppendFile).
+// Encoder turns spans into records of its schema. It keeps scratch state
+// between files so that, once warmed up, encoding allocates nothing. The
+// zero value writes the Default schema; an Encoder must not be used by two
+// goroutines at once (use one per worker, or the package-level AppendFile).
 type Encoder struct {
+	Schema *Schema // nil: Default()
+
 	h      hash.Hash
 	sum    [sha256.Size]byte
 	num    []byte // "\x00" + decimal occurrence, fed to the id hash
 	prefix []byte // path + "\x00", fed to the id hash
-	middle []byte // `","path":"…","language":"…","method":"…","index":`
+	id     []byte // the current chunk's id in hex
+	plan   []step // how to write one record of the current file
+	lits   []byte // the literal text the plan's steps point into
+	file   File   // the current file
+	chunk  Chunk  // the current chunk: kept here, so passing it to fields costs no allocation
 
 	// seen counts earlier chunks per content in the current file, keyed by
 	// SHA-256(path, 0, content): path is fixed within a file, so this is a
 	// collision-free key of the content, and it is the id hash's own state
 	// just before the occurrence number is added, so it costs no extra pass.
 	seen map[[sha256.Size]byte]int
+}
+
+// step is one part of a record: literal text (field names and the values
+// that are the same for the whole file), or a field computed per chunk.
+type step struct {
+	lit   [2]int // lits[lit[0]:lit[1]] when field is nil
+	field *Field
 }
 
 // maxKeptSeen bounds the occurrence map kept between files: clearing a map
@@ -80,17 +93,15 @@ func (e *Encoder) AppendFile(dst []byte, f File, spans []chunk.Span) ([]byte, er
 		clear(e.seen)
 	}
 	e.prefix = append(append(e.prefix[:0], f.Path...), 0)
-
-	var err error
-	e.middle, err = appendMiddle(e.middle[:0], e.prefix[:len(f.Path)], f.Language, f.Method)
-	if err != nil {
-		if u, ok := err.(*InvalidUTF8Error); ok {
-			u.Path = f.Path
-		}
+	e.file = f
+	defer func() { e.file, e.chunk = File{}, Chunk{} }() // do not pin the source
+	if err := e.planFile(); err != nil {
 		return dst[:orig], err
 	}
 
 	src := f.Src
+	c := &e.chunk
+	*c = Chunk{File: &e.file, checkSize: true}
 	// Line cursor: curLine is the line of byte curPos. Starts never
 	// decrease, so it only moves forward (linear in the file); end lines
 	// are counted inside each chunk, linear in the output.
@@ -101,25 +112,63 @@ func (e *Encoder) AppendFile(dst []byte, f File, spans []chunk.Span) ([]byte, er
 		}
 		curLine += bytes.Count(src[curPos:s.Start], newline)
 		curPos = s.Start
-		endLine := curLine + bytes.Count(src[s.Start:s.End-1], newline)
-		content := src[s.Start:s.End]
+		c.Index, c.StartByte, c.EndByte, c.Size = i, s.Start, s.End, s.Size
+		c.StartLine = curLine
+		c.EndLine = curLine + bytes.Count(src[s.Start:s.End-1], newline)
+		c.Content = src[s.Start:s.End]
+		e.id = e.appendID(e.id[:0], c.Content)
+		c.ID = e.id
+		var err error
+		if dst, err = e.appendChunk(dst, c); err != nil {
+			return dst[:orig], err
+		}
+	}
+	return dst, nil
+}
 
-		dst = append(dst, `{"id":"`...)
-		dst = e.appendID(dst, content)
-		dst = append(dst, e.middle...)
-		dst = strconv.AppendInt(dst, int64(i), 10)
-		dst = appendInts(dst, curLine, endLine, s.Start, s.End, s.Size)
-		dst = append(dst, `,"content":"`...)
-		var size, bad int
-		dst, size, bad = appendEscaped(dst, content)
-		if bad >= 0 {
-			return dst[:orig], &InvalidUTF8Error{Path: f.Path, Offset: s.Start + bad}
+// planFile lays out the records of the current file: the per-file fields
+// are escaped once here, not once per record.
+func (e *Encoder) planFile() error {
+	schema := e.Schema
+	if schema == nil {
+		schema = Default()
+	}
+	e.plan, e.lits = e.plan[:0], e.lits[:0]
+	from := 0
+	e.chunk = Chunk{File: &e.file}
+	for i, fd := range schema.fields {
+		if i == 0 {
+			e.lits = append(e.lits, '{')
+		} else {
+			e.lits = append(e.lits, ',')
 		}
-		if size != s.Size {
-			return dst[:orig], fmt.Errorf("%s: chunk %d [%d,%d) has size %d, span says %d",
-				f.Path, i, s.Start, s.End, size, s.Size)
+		e.lits = append(strconv.AppendQuote(e.lits, fd.Name), ':')
+		if !fd.PerFile {
+			e.plan = append(e.plan, step{lit: [2]int{from, len(e.lits)}}, step{field: fd})
+			from = len(e.lits)
+			continue
 		}
-		dst = append(dst, '"', '}', '\n')
+		var err error
+		if e.lits, err = fd.Append(e.lits, &e.chunk); err != nil {
+			return err
+		}
+	}
+	e.lits = append(e.lits, '}', '\n')
+	e.plan = append(e.plan, step{lit: [2]int{from, len(e.lits)}})
+	return nil
+}
+
+// appendChunk writes one record by the plan.
+func (e *Encoder) appendChunk(dst []byte, c *Chunk) ([]byte, error) {
+	for _, s := range e.plan {
+		if s.field == nil {
+			dst = append(dst, e.lits[s.lit[0]:s.lit[1]]...)
+			continue
+		}
+		var err error
+		if dst, err = s.field.Append(dst, c); err != nil {
+			return dst, err
+		}
 	}
 	return dst, nil
 }
@@ -152,39 +201,6 @@ func spanError(path string, i int, s chunk.Span, prevStart, n int) error {
 	}
 }
 
-// appendMiddle appends the per-file part of every record, from the end of
-// the id to the index value: it is escaped once per file, not per record.
-func appendMiddle(dst, path []byte, language, method string) ([]byte, error) {
-	dst = append(dst, `","path":"`...)
-	dst, _, bad := appendEscaped(dst, path)
-	if bad >= 0 {
-		return dst, &InvalidUTF8Error{Offset: bad, InPath: true}
-	}
-	dst = append(dst, `","language":"`...)
-	if dst, _, bad = appendEscaped(dst, []byte(language)); bad >= 0 {
-		return dst, fmt.Errorf("%s: language %q is not valid UTF-8", path, language)
-	}
-	dst = append(dst, `","method":"`...)
-	if dst, _, bad = appendEscaped(dst, []byte(method)); bad >= 0 {
-		return dst, fmt.Errorf("%s: method %q is not valid UTF-8", path, method)
-	}
-	return append(dst, `","index":`...), nil
-}
-
-// appendInts appends the integer fields after index.
-func appendInts(dst []byte, startLine, endLine, startByte, endByte, size int) []byte {
-	dst = append(dst, `,"start_line":`...)
-	dst = strconv.AppendInt(dst, int64(startLine), 10)
-	dst = append(dst, `,"end_line":`...)
-	dst = strconv.AppendInt(dst, int64(endLine), 10)
-	dst = append(dst, `,"start_byte":`...)
-	dst = strconv.AppendInt(dst, int64(startByte), 10)
-	dst = append(dst, `,"end_byte":`...)
-	dst = strconv.AppendInt(dst, int64(endByte), 10)
-	dst = append(dst, `,"size":`...)
-	return strconv.AppendInt(dst, int64(size), 10)
-}
-
 var encoders = sync.Pool{New: func() any { return new(Encoder) }}
 
 // AppendFile is Encoder.AppendFile with an encoder from a pool, for callers
@@ -196,31 +212,25 @@ func AppendFile(dst []byte, f File, spans []chunk.Span) ([]byte, error) {
 	return dst, err
 }
 
-// AppendRecord appends r as one canonical line, exactly as AppendFile would
-// have written it (fields are written as they are: size, lines and id are
-// not recomputed). The decoder uses it to check that a line is canonical.
-func AppendRecord(dst []byte, r *Record) ([]byte, error) {
+// AppendRecord appends r as the encoder writes it: the same plan as
+// AppendFile, fed from a decoded record instead of spans (the numbers, the
+// id and the size are written as they are, not recomputed). Tools that
+// pass records through use it, and tests compare it with AppendFile.
+func (e *Encoder) AppendRecord(dst []byte, r *Record) ([]byte, error) {
+	e.file = File{Path: r.Path, Language: r.Language, Method: r.Method}
+	defer func() { e.file, e.chunk = File{}, Chunk{} }()
+	if err := e.planFile(); err != nil {
+		return dst, err
+	}
+	e.chunk = Chunk{
+		File: &e.file, Index: r.Index, StartLine: r.StartLine, EndLine: r.EndLine,
+		StartByte: r.StartByte, EndByte: r.EndByte, Size: r.Size,
+		Content: []byte(r.Content), ID: []byte(r.ID),
+	}
 	orig := len(dst)
-	if r.Index < 0 || r.StartLine < 0 || r.EndLine < 0 || r.StartByte < 0 || r.EndByte < 0 || r.Size < 0 {
-		return dst, fmt.Errorf("%s: negative integer field in record %d", r.Path, r.Index)
-	}
-	dst = append(dst, `{"id":"`...)
-	dst, _, bad := appendEscaped(dst, []byte(r.ID))
-	if bad >= 0 {
-		return dst[:orig], fmt.Errorf("%s: id is not valid UTF-8", r.Path)
-	}
-	dst, err := appendMiddle(dst, []byte(r.Path), r.Language, r.Method)
+	dst, err := e.appendChunk(dst, &e.chunk)
 	if err != nil {
-		if u, ok := err.(*InvalidUTF8Error); ok {
-			u.Path = r.Path
-		}
 		return dst[:orig], err
 	}
-	dst = strconv.AppendInt(dst, int64(r.Index), 10)
-	dst = appendInts(dst, r.StartLine, r.EndLine, r.StartByte, r.EndByte, r.Size)
-	dst = append(dst, `,"content":"`...)
-	if dst, _, bad = appendEscaped(dst, []byte(r.Content)); bad >= 0 {
-		return dst[:orig], &InvalidUTF8Error{Path: r.Path, Offset: r.StartByte + bad}
-	}
-	return append(dst, '"', '}', '\n'), nil
+	return dst, nil
 }

@@ -24,6 +24,7 @@ func FuzzDecoder(f *testing.F) {
 	f.Add([]byte(`{"id":"00000000000000000000000000000000","path":"p","language":"x","method":"cast","index":0,"start_line":1,"end_line":1,"start_byte":0,"end_byte":1,"size":1,"content":"x"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dec := NewDecoder(bytes.NewReader(data))
+		dec.Strict = true
 		lines := bytes.SplitAfter(data, []byte("\n"))
 		var rec Record
 		for {
@@ -39,7 +40,7 @@ func FuzzDecoder(f *testing.F) {
 				t.Fatalf("read error from a bytes.Reader: %v", err)
 			}
 			line := lines[dec.Line()-1]
-			again, err := AppendRecord(nil, &rec)
+			again, err := new(Encoder).AppendRecord(nil, &rec)
 			if err != nil {
 				t.Fatalf("accepted record cannot be encoded: %v\n%q", err, line)
 			}

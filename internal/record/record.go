@@ -1,10 +1,14 @@
-// Package record owns castchunk's output format (DESIGN.md "A record"): one
-// JSON object per line, the fields in a fixed order, no whitespace:
+// Package record owns castchunk's output (docs/design.md, "A record"): the
+// table of fields (schema.go), the one declaration of what a record holds;
+// the output formats (format.go), of which JSON Lines is the first: one
+// JSON object per line, the fields in table order, no whitespace:
 //
 //	{"id":"…","path":"…","language":"…","method":"…","index":0,"start_line":1,"end_line":3,"start_byte":0,"end_byte":42,"size":30,"content":"…"}
 //
 // The Encoder writes it (the hot path: no reflection, no per-record
-// allocation) and the Decoder reads it back strictly for `castchunk verify`.
+// allocation; the fields that are the same for a whole file are escaped
+// once per file) and the Decoder reads it back for `verify` and `stats`,
+// leniently by default and byte for byte with Strict.
 //
 // # Strings
 //
@@ -46,14 +50,6 @@ import (
 	"encoding/hex"
 	"strconv"
 )
-
-// Field names in DESIGN order; the encoder writes and the decoder expects
-// exactly this sequence.
-var fieldNames = [...]string{
-	"id", "path", "language", "method",
-	"index", "start_line", "end_line", "start_byte", "end_byte", "size",
-	"content",
-}
 
 // IDLen is the length of an id in hex characters (16 bytes of SHA-256).
 const IDLen = 32

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/record"
 )
 
@@ -45,8 +47,9 @@ type file struct {
 	path       string
 	data       []byte
 	unreadable bool
-	records    int // records of this file checked so far
-	next       int // index expected next
+	records    int           // records of this file checked so far
+	method     *chunk.Method // the method of its first record
+	next       int           // index expected next
 	prevStart  int
 	covered    int // end of the text covered so far
 	line       int // line number at lineAt
@@ -68,6 +71,7 @@ func (v *Verifier) Add(r *record.Record) {
 	if err := r.Check(); err != nil {
 		v.problem(r, err.Error())
 	}
+	v.checkMethod(f, r)
 	if r.EndByte <= r.StartByte {
 		return // no range to check the file against; Check said so
 	}
@@ -103,11 +107,30 @@ func (v *Verifier) checkTiling(f *file, r *record.Record) {
 		v.problem(r, fmt.Sprintf("the file's first chunk starts at byte %d, not 0", r.StartByte))
 	case !first && r.StartByte > f.covered:
 		v.problem(r, fmt.Sprintf("bytes [%d,%d) are in no chunk", f.covered, r.StartByte))
-	case !first && r.StartByte < f.covered && (r.Method != "sliding" || r.StartByte <= f.prevStart):
+	case !first && r.StartByte < f.covered && (f.method == nil || !f.method.MayOverlap || r.StartByte <= f.prevStart):
 		v.problem(r, fmt.Sprintf("overlaps the previous chunk by %d bytes", f.covered-r.StartByte))
 	}
 	f.prevStart = r.StartByte
 	f.covered = max(f.covered, r.EndByte)
+}
+
+// checkMethod checks that the record names a method castchunk has, and
+// the method of the file's other records: the tiling rule is the method's,
+// so a relabelled record must not slip an overlap through.
+func (v *Verifier) checkMethod(f *file, r *record.Record) {
+	m := method.ByName(r.Method)
+	switch {
+	case m == nil && r.Method != "":
+		v.problem(r, fmt.Sprintf("method %q is not one of %v", r.Method, method.Names()))
+	case f.records == 0:
+		f.method = m
+	case m != f.method:
+		name := "none"
+		if f.method != nil {
+			name = f.method.Name
+		}
+		v.problem(r, fmt.Sprintf("method %q differs from the file's first chunk (%s)", r.Method, name))
+	}
 }
 
 // checkID recomputes the id from the README's recipe; ids that follow it

@@ -1,0 +1,130 @@
+package chunk
+
+import (
+	"fmt"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
+
+// Method describes one chunking method to the rest of castchunk: the
+// command line builds its flags from Options, the pipeline makes chunkers
+// with New, the cache keys entries with Setup.Key and verify applies its
+// tiling rule. A method lives in a package of its own and is listed once,
+// in the registry of package method (docs/design.md, "Chunking methods").
+type Method struct {
+	Name       string   // in records and for --method
+	Summary    string   // one line for --help
+	NeedsTree  bool     // New's chunkers read the file's syntax tree; otherwise they get nil
+	MayOverlap bool     // with some options, consecutive chunks share text (verify's tiling rule)
+	Options    []Option // the method's own flags, besides the shared --max-size
+
+	// Check reports option values that cannot work with budget, for
+	// people (it names the flags). Nil: every value works.
+	Check func(budget int, v Values) error
+	// Overlapping reports whether chunks made with v may share text; nil
+	// means never. When false, the pipeline checks that the chunks tile
+	// the file.
+	Overlapping func(v Values) bool
+	// New returns a chunker for checked values, one per worker.
+	New func(budget int, v Values) Chunker
+}
+
+// Option is one integer option of a method, given as --NAME on the
+// command line.
+type Option struct {
+	Name    string
+	Default int
+	Help    string
+}
+
+// Values holds a method's option values by name; a missing name has the
+// option's default.
+type Values map[string]int
+
+// Chunker turns one file into spans. It may keep buffers between files, so
+// each worker owns one; the returned slice is valid until the next call.
+type Chunker interface {
+	// Chunk splits src; tree is its syntax tree when the method NeedsTree,
+	// else nil.
+	Chunk(src []byte, tree *sitter.Tree) []Span
+	// Close frees what the chunker holds (C memory included).
+	Close()
+}
+
+// Setup is a method with its budget and option values: everything besides
+// a file's bytes (and, for tree methods, its grammar) that decides its
+// chunks.
+type Setup struct {
+	Method *Method
+	Budget int
+	Values Values
+}
+
+// Value returns the value of the named option, or its default.
+func (s Setup) Value(name string) int {
+	if v, ok := s.Values[name]; ok {
+		return v
+	}
+	for _, o := range s.Method.Options {
+		if o.Name == name {
+			return o.Default
+		}
+	}
+	return 0
+}
+
+// resolved returns every declared option with its value, defaults filled in.
+func (s Setup) resolved() Values {
+	v := make(Values, len(s.Method.Options))
+	for _, o := range s.Method.Options {
+		v[o.Name] = s.Value(o.Name)
+	}
+	return v
+}
+
+// Check validates the setup: a budget of at least 1, only declared
+// options, and whatever the method requires.
+func (s Setup) Check() error {
+	if s.Budget < 1 {
+		return fmt.Errorf("--max-size must be at least 1, got %d", s.Budget)
+	}
+	for name := range s.Values {
+		if !s.declares(name) {
+			return fmt.Errorf("method %s has no option --%s", s.Method.Name, name)
+		}
+	}
+	if s.Method.Check != nil {
+		return s.Method.Check(s.Budget, s.resolved())
+	}
+	return nil
+}
+
+func (s Setup) declares(name string) bool {
+	for _, o := range s.Method.Options {
+		if o.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// New returns a chunker for the setup, which must have passed Check.
+func (s Setup) New() Chunker { return s.Method.New(s.Budget, s.resolved()) }
+
+// Overlapping reports whether the setup's chunks may share text.
+func (s Setup) Overlapping() bool {
+	return s.Method.Overlapping != nil && s.Method.Overlapping(s.resolved())
+}
+
+// Key sums up the setup for a cache key: the method's name, the budget and
+// every declared option with its value. It is derived from the declaration,
+// so no option can be left out of it.
+func (s Setup) Key() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "method=%s budget=%d", s.Method.Name, s.Budget)
+	for _, o := range s.Method.Options {
+		fmt.Fprintf(&b, " %s=%d", o.Name, s.Value(o.Name))
+	}
+	return b.String()
+}

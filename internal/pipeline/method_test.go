@@ -1,0 +1,130 @@
+package pipeline_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/castchunk/castchunk/internal/cache"
+	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/method"
+	"github.com/castchunk/castchunk/internal/pipeline"
+)
+
+// lineGroups is a throwaway method, declared the way a real one is: every
+// `lines` lines make a chunk (cut to fit the budget). It shows that a new
+// method needs nothing from the pipeline or the cache but its declaration.
+var lineGroups = chunk.Method{
+	Name:    "line-groups",
+	Summary: "every N lines",
+	Options: []chunk.Option{{Name: "lines", Default: 2, Help: "lines per chunk"}},
+	Check: func(_ int, v chunk.Values) error {
+		if v["lines"] < 1 {
+			return errors.New("--lines must be at least 1")
+		}
+		return nil
+	},
+	New: func(budget int, v chunk.Values) chunk.Chunker { return &groups{budget: budget, lines: v["lines"]} },
+}
+
+type groups struct {
+	budget, lines int
+	sizer         chunk.Sizer
+}
+
+func (g *groups) Chunk(src []byte, _ *sitter.Tree) []chunk.Span {
+	g.sizer.Reset(src)
+	var out []chunk.Span
+	start, n := 0, 0
+	for i, c := range src {
+		if c == '\n' {
+			n++
+		}
+		if n == g.lines || i == len(src)-1 {
+			out = chunk.SplitText(out, &g.sizer, start, i+1, g.budget, g.budget)
+			start, n = i+1, 0
+		}
+	}
+	return out
+}
+
+func (g *groups) Close() {}
+
+func TestFakeMethod(t *testing.T) {
+	content := "a = 1\nb = 2\nc = 3\nd = 4\ne = 5\n"
+	_, jobs := setup(t, []file{{"g.py", content}})
+	cfg := pipeline.Config{Jobs: 1, Setup: chunk.Setup{Method: &lineGroups, Budget: 100, Values: chunk.Values{"lines": 2}}}
+	if err := cfg.Setup.Check(); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, jobs, cfg)[0]
+	if r.Method != "line-groups" || r.Internal != nil {
+		t.Fatalf("method %q, internal %v", r.Method, r.Internal)
+	}
+	checkTiles(t, r, content, "line-groups", 100)
+	if got := strings.Count(string(r.Records), "\n"); got != 3 {
+		t.Errorf("%d records, want 3 (2+2+1 lines)", got)
+	}
+	bad := chunk.Setup{Method: &lineGroups, Budget: 100, Values: chunk.Values{"lines": 0}}
+	if err := bad.Check(); err == nil {
+		t.Error("lines 0 passed the method's check")
+	}
+	unknown := chunk.Setup{Method: &lineGroups, Budget: 100, Values: chunk.Values{"stride": 1}}
+	if err := unknown.Check(); err == nil || !strings.Contains(err.Error(), "no option --stride") {
+		t.Errorf("an undeclared option: %v", err)
+	}
+}
+
+// TestSetupKeyCoversEveryOption: for every registered method (and the fake
+// one), changing any option or the budget changes the cache key, so the
+// cache can never hand back chunks made with other options.
+func TestSetupKeyCoversEveryOption(t *testing.T) {
+	for _, m := range append(method.All(), &lineGroups) {
+		base := chunk.Setup{Method: m, Budget: 100}
+		keys := map[string]string{base.Key(): "defaults"}
+		variants := []chunk.Setup{{Method: m, Budget: 101}}
+		for _, o := range m.Options {
+			variants = append(variants, chunk.Setup{Method: m, Budget: 100, Values: chunk.Values{o.Name: o.Default + 7}})
+		}
+		for _, v := range variants {
+			k := v.Key()
+			if prev, dup := keys[k]; dup {
+				t.Errorf("%s: %v has the key of %s: %q", m.Name, v.Values, prev, k)
+			}
+			keys[k] = k
+		}
+		if d := (chunk.Setup{Method: m, Budget: 100, Values: chunk.Values{}}); len(m.Options) > 0 {
+			d.Values[m.Options[0].Name] = m.Options[0].Default
+			if d.Key() != base.Key() {
+				t.Errorf("%s: a default given explicitly changes the key", m.Name)
+			}
+		}
+	}
+}
+
+// TestCacheKeyedByOptions: two runs sharing a cache with different options
+// of the same method do not reuse each other's entries.
+func TestCacheKeyedByOptions(t *testing.T) {
+	content := "a = 1\nb = 2\nc = 3\nd = 4\ne = 5\n"
+	_, jobs := setup(t, []file{{"g.py", content}})
+	dir := t.TempDir()
+	runWith := func(lines int) result {
+		s := chunk.Setup{Method: &lineGroups, Budget: 100, Values: chunk.Values{"lines": lines}}
+		c, err := cache.Open(dir, "build|"+s.Key())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return run(t, jobs, pipeline.Config{Jobs: 1, Setup: s, Cache: c})[0]
+	}
+	first := runWith(2)
+	other := runWith(1)
+	again := runWith(2)
+	if first.Cached || other.Cached || !again.Cached {
+		t.Errorf("cached: %v, %v, %v; want false, false, true", first.Cached, other.Cached, again.Cached)
+	}
+	if len(other.Sizes) != 5 || len(again.Sizes) != 3 {
+		t.Errorf("chunks: %d with 1 line each, %d with 2; want 5 and 3", len(other.Sizes), len(again.Sizes))
+	}
+}

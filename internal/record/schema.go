@@ -1,0 +1,268 @@
+package record
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Type is the JSON type of a field's value.
+type Type int
+
+// Field types.
+const (
+	String Type = iota
+	Int         // a non-negative integer
+)
+
+func (t Type) String() string {
+	if t == Int {
+		return "int"
+	}
+	return "string"
+}
+
+// Field is one field of a record: the table of fields below is the one
+// declaration of the record format. The encoder writes the fields of a
+// schema in its order, the decoder reads them by name, and --help and the
+// README's field table are generated from it.
+type Field struct {
+	Name     string
+	Type     Type
+	Optional bool   // written only when a run asks for it; readers accept records without it
+	PerFile  bool   // the same in every record of a file: encoded once per file
+	Help     string // one sentence for the field table
+
+	// Append appends the field's JSON value for chunk c.
+	Append func(dst []byte, c *Chunk) ([]byte, error)
+	// Set stores a decoded value in r.
+	Set func(r *Record, v Value)
+}
+
+// Value is a decoded field value: Str for a String field, Int for an Int.
+type Value struct {
+	Str string
+	Int int
+}
+
+// Chunk is what the encoder knows of one chunk while it writes its record:
+// the view every Field.Append reads.
+type Chunk struct {
+	File      *File
+	Index     int
+	StartLine int // 1-based, inclusive
+	EndLine   int
+	StartByte int // 0-based, half-open
+	EndByte   int
+	Size      int
+	Content   []byte
+	ID        []byte // the id in hex
+
+	checkSize bool // the content field must count Size characters
+}
+
+// fields is the record format, in the order records carry them.
+var fields = []*Field{
+	{Name: "id", Type: String, Help: "32 lowercase hex digits: the first 16 bytes of SHA-256(path, NUL, content, NUL, k), k counting the earlier chunks of the file with the same content. Unique in an output; unchanged while path and content are",
+		Append: func(dst []byte, c *Chunk) ([]byte, error) { return append(append(append(dst, '"'), c.ID...), '"'), nil },
+		Set:    func(r *Record, v Value) { r.ID = v.Str }},
+	{Name: "path", Type: String, PerFile: true, Help: "the file's path, `/`-separated, as reached from the path argument (`src/a.py`, never `./src/a.py`)",
+		Append: func(dst []byte, c *Chunk) ([]byte, error) {
+			dst, _, bad := appendString(dst, []byte(c.File.Path))
+			if bad >= 0 {
+				return dst, &InvalidUTF8Error{Path: c.File.Path, Offset: bad, InPath: true}
+			}
+			return dst, nil
+		},
+		Set: func(r *Record, v Value) { r.Path = v.Str }},
+	{Name: "language", Type: String, PerFile: true, Help: "the language whose grammar parsed the file (`castchunk languages`)",
+		Append: perFileString(func(f *File) string { return f.Language }),
+		Set:    func(r *Record, v Value) { r.Language = v.Str }},
+	{Name: "method", Type: String, PerFile: true, Help: "the method that made the chunk: `cast` or `sliding` (also for a file cast could not parse)",
+		Append: perFileString(func(f *File) string { return f.Method }),
+		Set:    func(r *Record, v Value) { r.Method = v.Str }},
+	{Name: "index", Type: Int, Help: "the chunk's ordinal in its file, from 0",
+		Append: intField(func(c *Chunk) int { return c.Index }),
+		Set:    func(r *Record, v Value) { r.Index = v.Int }},
+	{Name: "start_line", Type: Int, Help: "the line of the chunk's first byte, 1-based",
+		Append: intField(func(c *Chunk) int { return c.StartLine }),
+		Set:    func(r *Record, v Value) { r.StartLine = v.Int }},
+	{Name: "end_line", Type: Int, Help: "the line of its last byte, inclusive (a chunk ending with `\\n` ends on that line)",
+		Append: intField(func(c *Chunk) int { return c.EndLine }),
+		Set:    func(r *Record, v Value) { r.EndLine = v.Int }},
+	{Name: "start_byte", Type: Int, Help: "the offset of its first byte in the file as read, 0-based",
+		Append: intField(func(c *Chunk) int { return c.StartByte }),
+		Set:    func(r *Record, v Value) { r.StartByte = v.Int }},
+	{Name: "end_byte", Type: Int, Help: "the offset just past its last byte (half-open)",
+		Append: intField(func(c *Chunk) int { return c.EndByte }),
+		Set:    func(r *Record, v Value) { r.EndByte = v.Int }},
+	{Name: "size", Type: Int, Help: "non-whitespace characters (Unicode code points) in `content`: the measure `--max-size` bounds",
+		Append: intField(func(c *Chunk) int { return c.Size }),
+		Set:    func(r *Record, v Value) { r.Size = v.Int }},
+	{Name: "content", Type: String, Help: "the file's exact bytes `[start_byte, end_byte)`",
+		Append: appendContent,
+		Set:    func(r *Record, v Value) { r.Content = v.Str }},
+}
+
+func perFileString(get func(*File) string) func([]byte, *Chunk) ([]byte, error) {
+	return func(dst []byte, c *Chunk) ([]byte, error) {
+		s := get(c.File)
+		dst, _, bad := appendString(dst, []byte(s))
+		if bad >= 0 {
+			return dst, fmt.Errorf("%s: %q is not valid UTF-8", c.File.Path, s)
+		}
+		return dst, nil
+	}
+}
+
+func intField(get func(*Chunk) int) func([]byte, *Chunk) ([]byte, error) {
+	return func(dst []byte, c *Chunk) ([]byte, error) { return strconv.AppendInt(dst, int64(get(c)), 10), nil }
+}
+
+// appendContent escapes the content, checking as it goes that it is valid
+// UTF-8 and, when the encoder asks, that its size is the one the span
+// claims: a record that lies would break guarantees downstream.
+func appendContent(dst []byte, c *Chunk) ([]byte, error) {
+	dst, size, bad := appendString(dst, c.Content)
+	if bad >= 0 {
+		return dst, &InvalidUTF8Error{Path: c.File.Path, Offset: c.StartByte + bad}
+	}
+	if c.checkSize && size != c.Size {
+		return dst, fmt.Errorf("%s: chunk %d [%d,%d) has size %d, span says %d",
+			c.File.Path, c.Index, c.StartByte, c.EndByte, size, c.Size)
+	}
+	return dst, nil
+}
+
+// appendString appends s as a JSON string; see appendEscaped.
+func appendString(dst, s []byte) ([]byte, int, int) {
+	dst, size, bad := appendEscaped(append(dst, '"'), s)
+	return append(dst, '"'), size, bad
+}
+
+// Schema is an ordered set of fields: what an encoder writes and what a
+// decoder knows. It is immutable.
+type Schema struct {
+	fields []*Field
+	byName map[string]int
+}
+
+// NewSchema makes a schema of the fields, in order; names must be unique.
+func NewSchema(fs ...*Field) (*Schema, error) {
+	s := &Schema{fields: fs, byName: make(map[string]int, len(fs))}
+	for i, f := range fs {
+		if _, dup := s.byName[f.Name]; dup {
+			return nil, fmt.Errorf("record: field %q declared twice", f.Name)
+		}
+		if f.Append == nil || f.Set == nil {
+			return nil, fmt.Errorf("record: field %q lacks Append or Set", f.Name)
+		}
+		s.byName[f.Name] = i
+	}
+	return s, nil
+}
+
+var defaultSchema = mustSelect()
+
+func mustSelect() *Schema {
+	s, err := Select()
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// Select returns the schema of every required field plus the named
+// optional ones, in table order.
+func Select(optional ...string) (*Schema, error) {
+	want := map[string]bool{}
+	for _, name := range optional {
+		want[name] = true
+	}
+	var fs []*Field
+	for _, f := range fields {
+		if !f.Optional || want[f.Name] {
+			fs = append(fs, f)
+			delete(want, f.Name)
+		}
+	}
+	for name := range want {
+		return nil, fmt.Errorf("record: no optional field %q", name)
+	}
+	return NewSchema(fs...)
+}
+
+// Fields returns the declared fields in record order.
+func Fields() []*Field { return append([]*Field(nil), fields...) }
+
+// Default is the schema of the records castchunk writes unless asked for
+// optional fields: every required field.
+func Default() *Schema { return defaultSchema }
+
+// Fields returns the schema's fields in order.
+func (s *Schema) Fields() []*Field { return append([]*Field(nil), s.fields...) }
+
+// Names returns the field names in order.
+func (s *Schema) Names() []string {
+	names := make([]string, len(s.fields))
+	for i, f := range s.fields {
+		names[i] = f.Name
+	}
+	return names
+}
+
+// field returns the field of that name and its position; -1 when unknown.
+func (s *Schema) field(name string) (*Field, int) {
+	i, ok := s.byName[name]
+	if !ok {
+		return nil, -1
+	}
+	return s.fields[i], i
+}
+
+// Help is the field list for --help: one field per line, name, type and
+// meaning, wrapped to width columns.
+func (s *Schema) Help(width int) string {
+	var b strings.Builder
+	for _, f := range s.fields {
+		head := fmt.Sprintf("  %-11s %-7s", f.Name, f.Type)
+		help := strings.ReplaceAll(f.Help, "`", "")
+		if f.Optional {
+			help = "(optional) " + help
+		}
+		b.WriteString(wrap(head, help, width))
+	}
+	return b.String()
+}
+
+// wrap writes head then text, wrapped at width, continuation lines indented
+// under the text.
+func wrap(head, text string, width int) string {
+	var b strings.Builder
+	indent := strings.Repeat(" ", len(head)+1)
+	line := head
+	for _, word := range strings.Fields(text) {
+		if len(line)+1+len(word) > width && len(line) > len(indent) {
+			b.WriteString(strings.TrimRight(line, " ") + "\n")
+			line = indent + word
+			continue
+		}
+		line += " " + word
+	}
+	b.WriteString(line + "\n")
+	return b.String()
+}
+
+// Markdown is the README's field table.
+func (s *Schema) Markdown() string {
+	var b strings.Builder
+	b.WriteString("| field | type | meaning |\n| --- | --- | --- |\n")
+	for _, f := range s.fields {
+		help := f.Help
+		if f.Optional {
+			help = "optional: " + help
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", f.Name, f.Type, strings.ReplaceAll(help, "|", "\\|"))
+	}
+	return b.String()
+}
