@@ -285,14 +285,17 @@ func benchCorpus(o options, dir string) (*corpusResult, error) {
 func listJobs(dir string) (jobs []job, skipped int, took time.Duration, err error) {
 	start := time.Now()
 	files, _, err := walk.List([]string{dir}, walk.Options{
-		MaxFileSize: maxFileSize,
-		Accept:      func(p string) bool { return lang.ForPath(p) != nil },
+		Accept: func(p string) bool { return lang.ForPath(p) != nil },
 	})
 	took = time.Since(start)
 	if err != nil {
 		return nil, 0, took, err
 	}
 	for _, f := range files {
+		if f.Size > maxFileSize {
+			skipped++
+			continue
+		}
 		src, err := os.ReadFile(f.OSPath)
 		if err != nil {
 			skipped++

@@ -619,9 +619,9 @@ func TestBadInputFaults(t *testing.T) {
 		}
 	})
 	// A file that vanishes between listing and reading: the first warning
-	// of the walk (big.py, too large) is printed after the listing and
-	// before any file is read, and deletes vanish.py; grow.py grows past
-	// the limit at the same moment.
+	// of the walk (an --exclude pattern that matches nothing) is printed
+	// after the listing and before any file is read, and deletes vanish.py;
+	// grow.py grows past the limit at the same moment.
 	t.Run("vanished and grown after listing", func(t *testing.T) {
 		dir := badSetup(t, map[string]string{
 			"a.py": "x = 1\n", "big.py": strings.Repeat("#", 2000) + "\n",
@@ -636,8 +636,9 @@ func TestBadInputFaults(t *testing.T) {
 			}
 		}}
 		var out bytes.Buffer
-		code := Main(context.Background(), []string{"chunk", "--no-ignore", "--max-file-size", "1KiB", "."}, Streams{In: strings.NewReader(""), Out: &out, Err: errOut})
-		badCheck(t, errOut.String(), code, "castchunk: big.py: file too large (2 KiB > 1 KiB limit); skipped\n"+
+		code := Main(context.Background(), []string{"chunk", "--no-ignore", "--max-file-size", "1KiB", "--exclude", "none", "."}, Streams{In: strings.NewReader(""), Out: &out, Err: errOut})
+		badCheck(t, errOut.String(), code, "castchunk: --exclude: pattern \"none\" matches nothing\n"+
+			"castchunk: big.py: file too large (2 KiB > 1 KiB limit); skipped\n"+
 			"castchunk: grow.py: file too large (1.8 KiB > 1 KiB limit); skipped\n"+
 			"castchunk: vanish.py: no such file or directory (did it vanish while castchunk ran?)\n", 3)
 		if recs := badRecords(t, out.String()); len(recs) != 1 || recs[0].Path != "a.py" {

@@ -182,7 +182,7 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 	cfg.pipeline = pipeline.Config{Jobs: o.jobs, Setup: setup, ParseTimeout: o.parseTimeout, MaxFileSize: limit}
 	cfg.walk = walk.Options{
 		Hidden: o.hidden, NoIgnore: o.noIgnore, Follow: o.follow,
-		Include: o.include, Exclude: o.exclude, MaxFileSize: limit,
+		Include: o.include, Exclude: o.exclude,
 		Accept: func(p string) bool { return lang.ForPath(p) != nil },
 	}
 	if slices.Contains(args, "-") {
@@ -368,8 +368,6 @@ func (r *chunkRun) list() ([]pipeline.Job, error) {
 			continue
 		case walk.Unreadable:
 			r.unreadable = true
-		case walk.SkipTooLarge:
-			r.summary.Skip(pipeline.SkipTooLarge.String())
 		}
 		r.warn(w.Path, w.Reason)
 	}

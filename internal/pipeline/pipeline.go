@@ -20,12 +20,12 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
+	"github.com/castchunk/castchunk/internal/bytesize"
 	"github.com/castchunk/castchunk/internal/cache"
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/parse"
-	"github.com/castchunk/castchunk/internal/walk"
 )
 
 // Job is one file to chunk.
@@ -42,7 +42,7 @@ type Config struct {
 	Jobs         int         // workers; < 1 means 1, and never more than the jobs
 	Setup        chunk.Setup // the method, budget and options; checked by the caller
 	ParseTimeout time.Duration
-	MaxFileSize  int64        // > 0: files that grew past it since listing are skipped
+	MaxFileSize  int64        // > 0: bigger files are skipped (SkipTooLarge), unread
 	Cache        *cache.Cache // nil: no cache
 }
 
@@ -54,7 +54,7 @@ const (
 	Chunked        Outcome = iota
 	SkipBinary             // a NUL byte near the start
 	SkipEncoding           // not UTF-8, or a name that is not
-	SkipTooLarge           // grew past the size limit since it was listed
+	SkipTooLarge           // over the size limit
 	SkipUnreadable         // could not be opened or read
 	Failed                 // a chunker broke a guarantee: a bug, reported, never written
 )
@@ -308,7 +308,7 @@ func readFile(buf []byte, name string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("not a regular file")
 	}
 	if limit > 0 && info.Size() > limit {
-		return nil, walk.TooLargeError{Size: info.Size(), Limit: limit}
+		return nil, TooLargeError{Size: info.Size(), Limit: limit}
 	}
 	if need := int(info.Size()) + 1; cap(buf) < need {
 		buf = make([]byte, 0, need)
@@ -323,7 +323,7 @@ func readAll(buf []byte, r io.Reader, limit int64) ([]byte, error) {
 	buf = buf[:0]
 	for {
 		if limit > 0 && int64(len(buf)) > limit {
-			return nil, walk.TooLargeError{Size: int64(len(buf)), Limit: limit}
+			return nil, TooLargeError{Size: int64(len(buf)), Limit: limit}
 		}
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
@@ -339,9 +339,19 @@ func readAll(buf []byte, r io.Reader, limit int64) ([]byte, error) {
 	}
 }
 
+// TooLargeError is a file over the size limit (Config.MaxFileSize). The
+// file is not read: its size, as the file system gives it, is enough.
+type TooLargeError struct {
+	Size, Limit int64
+}
+
+func (e TooLargeError) Error() string {
+	return fmt.Sprintf("file too large (%s > %s limit); skipped", bytesize.Format(e.Size), bytesize.Format(e.Limit))
+}
+
 // classify turns a read error into a skip reason and a message for people.
 func classify(err error) (Outcome, string) {
-	var large walk.TooLargeError
+	var large TooLargeError
 	if errors.As(err, &large) {
 		return SkipTooLarge, large.Error()
 	}

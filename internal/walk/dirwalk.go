@@ -441,11 +441,7 @@ func (rw *rootWalk) wanted(display, rel string, explicit, inIncluded bool) bool 
 	return false
 }
 
-// add lists the file, or warns when it is over the size limit.
+// add lists the file.
 func (rw *rootWalk) add(display, osPath string, size int64, explicit bool) {
-	if limit := rw.opts.MaxFileSize; limit > 0 && size > limit {
-		rw.warn(display, TooLargeError{Size: size, Limit: limit}.Error(), SkipTooLarge)
-		return
-	}
 	rw.files = append(rw.files, File{Path: display, OSPath: osPath, Size: size, Explicit: explicit})
 }

@@ -2,7 +2,7 @@
 //
 // It owns everything between the path arguments and the list of files:
 // resolving the arguments, walking directories, honouring ignore rules,
-// filtering by hidden-ness, globs, the caller's Accept test and size, and
+// filtering by hidden-ness, globs and the caller's Accept test, and
 // giving every file its display path. It opens no file for reading except
 // ignore files, git config files and the git index.
 //
@@ -74,7 +74,8 @@
 //
 // Files named as arguments are "explicit": they are listed whatever the
 // ignore rules, hidden-ness and Accept say, but Include/Exclude (so that
-// `--files-from` lists can be filtered) and MaxFileSize still apply. For
+// `--files-from` lists can be filtered) still apply. (The size limit is the
+// reader's: package pipeline skips a file over it without reading it.) For
 // them the path as written is both the path relative to the root and the
 // display path, and the directories it names ("src/tests" and "src" for
 // "src/tests/a.py"; not "." or "..") are matched as directories.
@@ -90,19 +91,16 @@ import (
 	"sort"
 	"strings"
 	"syscall"
-
-	"github.com/castchunk/castchunk/internal/bytesize"
 )
 
 // Options control which files are listed.
 type Options struct {
-	Hidden      bool                   // include hidden files/dirs; ".git" is always skipped
-	NoIgnore    bool                   // ignore no file: no .gitignore, info/exclude, global excludes
-	Follow      bool                   // follow symlinks met while walking; loops are detected
-	Include     []string               // doublestar globs: when non-empty, a file or a directory above it must match one; "dir/" matches directories only
-	Exclude     []string               // doublestar globs: a file or directory matching any is skipped; "dir/" matches directories only
-	MaxFileSize int64                  // >0: bigger files are skipped with a SkipTooLarge warning
-	Accept      func(path string) bool // called with the display path of every file found by walking; not for explicit files. A rejected file gets an Unsupported warning
+	Hidden   bool                   // include hidden files/dirs; ".git" is always skipped
+	NoIgnore bool                   // ignore no file: no .gitignore, info/exclude, global excludes
+	Follow   bool                   // follow symlinks met while walking; loops are detected
+	Include  []string               // doublestar globs: when non-empty, a file or a directory above it must match one; "dir/" matches directories only
+	Exclude  []string               // doublestar globs: a file or directory matching any is skipped; "dir/" matches directories only
+	Accept   func(path string) bool // called with the display path of every file found by walking; not for explicit files. A rejected file gets an Unsupported warning
 }
 
 // File is one file to chunk.
@@ -119,8 +117,6 @@ type WarnKind int
 const (
 	// Unreadable: an input is missing or could not be read (exit 3 upstream).
 	Unreadable WarnKind = iota
-	// SkipTooLarge: a file is over MaxFileSize; the user asked for that.
-	SkipTooLarge
 	// Notice: information that is not a problem with any input, e.g. an
 	// unreadable git index or a root inside an ignored directory.
 	Notice
@@ -135,8 +131,6 @@ func (k WarnKind) String() string {
 	switch k {
 	case Unreadable:
 		return "unreadable"
-	case SkipTooLarge:
-		return "too-large"
 	case Notice:
 		return "notice"
 	case Unsupported:
@@ -346,16 +340,4 @@ func (w *walker) dirFilters(rel, display string, inIncluded bool) (excluded, inc
 		}
 	}
 	return excluded, included
-}
-
-// TooLargeError is a file over the size limit (Options.MaxFileSize):
-// Size > Limit bytes. Its message is the one castchunk prints, whoever
-// notices the file is too large (the walk, or the reader when the file
-// grew after it was listed).
-type TooLargeError struct {
-	Size, Limit int64
-}
-
-func (e TooLargeError) Error() string {
-	return fmt.Sprintf("file too large (%s > %s limit); skipped", bytesize.Format(e.Size), bytesize.Format(e.Limit))
 }

@@ -268,33 +268,6 @@ func TestSymlinkedTrackedFile(t *testing.T) {
 	}
 }
 
-func TestMaxFileSize(t *testing.T) {
-	dir := plainTree(t, "small.py")
-	t.Chdir(dir)
-	for name, size := range map[string]int64{"big.py": 3 << 19, "exact.py": 1 << 20} {
-		f, err := os.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.Truncate(size)
-		f.Close()
-	}
-	files, warns := mustList(t, []string{".", "big.py"}, Options{MaxFileSize: 1 << 20})
-	if got := paths(files); !reflect.DeepEqual(got, []string{"exact.py", "small.py"}) {
-		t.Errorf("files %q", got)
-	}
-	want := []Warning{{"big.py", "file too large (1.5 MiB > 1 MiB limit); skipped", SkipTooLarge}}
-	if !reflect.DeepEqual(warns, want) {
-		t.Errorf("warnings %v, want %v", warns, want)
-	}
-	if got := (TooLargeError{Size: 3 << 19, Limit: 1 << 20}).Error(); got != want[0].Reason {
-		t.Errorf("TooLargeError says %q, the walk %q", got, want[0].Reason)
-	}
-	if files[0].Size != 1<<20 {
-		t.Errorf("size %d", files[0].Size)
-	}
-}
-
 func TestGlobs(t *testing.T) {
 	dir := plainTree(t, "a.py", "a_test.py", "tests/t.py", "src/tests/u.py", "src/b.py",
 		"node_modules/m.py", "src/node_modules/n.py", "docs/d.md")
