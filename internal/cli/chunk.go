@@ -127,6 +127,11 @@ func methodSummaries() string {
 	return strings.Join(parts, " or ")
 }
 
+// maxJobs is the most workers a run may ask for: each holds a parser and
+// buffers, and parsing is CPU-bound, so more than a few per core only costs
+// memory.
+const maxJobs = 1024
+
 // chunkConfig is a checked command line: everything a run needs, and
 // nothing it must still validate.
 type chunkConfig struct {
@@ -154,8 +159,8 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 	if o.lang != "" && lang.ByName(o.lang) == nil {
 		return nil, usageError("unknown language %q: want one of %s", o.lang, strings.Join(lang.Names(), ", "))
 	}
-	if o.jobs < 1 {
-		return nil, usageError("--jobs must be at least 1, got %d", o.jobs)
+	if o.jobs < 1 || o.jobs > maxJobs {
+		return nil, usageError("--jobs must be between 1 and %d, got %d", maxJobs, o.jobs)
 	}
 	if o.parseTimeout < 0 {
 		return nil, usageError("--parse-timeout must not be negative")

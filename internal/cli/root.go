@@ -63,6 +63,10 @@ func failure(err error) error { return &exitError{code: ExitFailure, err: err} }
 // streams, SIGINT/SIGTERM to stop, and a closed stdout reported as EPIPE
 // (so `| head` ends the run quietly) rather than killing the process.
 func Execute() int {
+	if err := claimDescriptors(); err != nil {
+		fmt.Fprintf(os.Stderr, "castchunk: %v\n", err)
+		return ExitFailure
+	}
 	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -73,6 +77,30 @@ func Execute() int {
 		defer profileCPU(path)()
 	}
 	return Main(ctx, os.Args[1:], Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+}
+
+// minDescriptors is the fewest open files castchunk runs with: the standard
+// streams, the Go runtime's own (its poller, the cgroup files it watches:
+// about four), and for the run one source file, the output, a folder being
+// walked and an ignore file.
+const minDescriptors = 12
+
+// claimDescriptors checks the limit on open files and makes the Go runtime
+// take the descriptors of its poller now: the runtime takes them on the
+// first file it opens and dies (a fatal error, not an error) if the limit
+// leaves none. The pipeline fits its workers to what is left.
+func claimDescriptors() error {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err == nil && lim.Cur < minDescriptors {
+		return fmt.Errorf("the limit on open files (ulimit -n) is %d; castchunk needs at least %d", lim.Cur, minDescriptors)
+	}
+	r, w, err := os.Pipe() // a pipe is registered with the poller, which starts it
+	if err != nil {
+		return fmt.Errorf("cannot open files: %v", err)
+	}
+	r.Close()
+	w.Close()
+	return nil
 }
 
 // profileCPU writes a CPU profile of the run to path, for `go tool pprof`

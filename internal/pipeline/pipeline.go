@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"os"
 	"sync"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -80,9 +81,11 @@ type Result struct {
 // binaryProbe is how much of a file is searched for a NUL byte, as git does.
 const binaryProbe = 8000
 
-// window is the most files in flight per worker. With windowBytes it lets a
-// worker keep going while the writer waits for a big file ahead of it.
-const window = 512
+// maxInFlight is the most files between being handed to a worker and being
+// written. The window is sized by bytes (windowBytes); this only bounds the
+// bookkeeping when files are tiny. It lets workers keep going while the
+// writer waits for a big file ahead of them.
+const maxInFlight = 1 << 14
 
 // Run chunks the jobs with cfg.Jobs workers and calls sink with each result
 // in job order. It stops at the first sink error or when ctx is done, and
@@ -91,8 +94,9 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 	if len(jobs) == 0 {
 		return nil
 	}
-	workers := min(max(cfg.Jobs, 1), len(jobs))
-	seq := newSequencer(min(window*workers, len(jobs)), windowBytes, func(i int) int64 { return jobs[i].Size })
+	workers := min(max(cfg.Jobs, 1), len(jobs), descriptorWorkers())
+	seq := newSequencer(min(maxInFlight, len(jobs)), windowBytes, func(i int) int64 { return jobs[i].Size })
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	next := make(chan int)
 	go seq.dispatch(ctx, len(jobs), next)
@@ -113,7 +117,11 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 	}
 	defer func() { // stop the dispatcher first, or it may wait for credits forever
 		cancel()
-		wg.Wait()
+		// After a signal, a worker may be blocked reading standard input,
+		// which nothing can interrupt: the run ends without it.
+		if parent.Err() == nil {
+			wg.Wait()
+		}
 	}()
 	for i := range jobs {
 		r, err := seq.take(ctx, i)
@@ -133,6 +141,20 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 		seq.done(i)
 	}
 	return nil
+}
+
+// descriptorWorkers is how many workers the limit on open files allows.
+// A worker holds at most two files open at once (a source and a cache
+// entry); the process needs a few more for itself (the standard streams,
+// the output, the Go runtime's poller, the walk). With `ulimit -n 8` the
+// run goes on with one worker instead of failing to open files.
+func descriptorWorkers() int {
+	const reserved = 12
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur > 1<<20 {
+		return 1 << 20
+	}
+	return max(1, (int(lim.Cur)-reserved)/2)
 }
 
 // windowBytes bounds the size of the files in flight; a bigger file goes
@@ -295,7 +317,10 @@ func (w *worker) fallbackChunk() chunk.Chunker {
 // readFile reads a whole file into buf, refusing to read more than limit
 // bytes.
 func readFile(buf []byte, name string, limit int64) ([]byte, error) {
-	f, err := os.Open(name)
+	// Non-blocking, so that a FIFO put where a file was listed cannot hang
+	// the run: its type is checked on the opened descriptor, which cannot
+	// change under us as the name can.
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -305,7 +330,7 @@ func readFile(buf []byte, name string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file")
+		return nil, fmt.Errorf("not a regular file (%s)", kindOf(info.Mode()))
 	}
 	if limit > 0 && info.Size() > limit {
 		return nil, TooLargeError{Size: info.Size(), Limit: limit}
@@ -315,6 +340,23 @@ func readFile(buf []byte, name string, limit int64) ([]byte, error) {
 	}
 	// Read to EOF rather than trusting the size: the file may change.
 	return readAll(buf, f, limit)
+}
+
+// kindOf names a file's type for people.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "not a regular file"
 }
 
 // readAll reads r to its end into buf, refusing to read more than limit

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -345,7 +346,7 @@ func TestUnreadableFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	jobs := []pipeline.Job{job(dir, "dir.py")}
-	want := []string{"not a regular file"}
+	want := []string{"not a regular file (a directory)"}
 	if os.Getuid() != 0 { // root reads anything
 		if err := os.WriteFile(filepath.Join(dir, "locked.py"), []byte("x = 1\n"), 0o000); err != nil {
 			t.Fatal(err)
@@ -661,5 +662,37 @@ func TestCacheSlidingOverlap(t *testing.T) {
 	}
 	if len(first[1].Records) != 0 || len(second[1].Records) != 0 || first[1].Internal != nil || second[1].Internal != nil {
 		t.Errorf("empty file: records %q then %q, internal %v then %v", first[1].Records, second[1].Records, first[1].Internal, second[1].Internal)
+	}
+}
+
+// TestFIFONeverBlocks: a FIFO where a file was listed (replaced between
+// listing and reading) is skipped at once, never read: opening it for
+// reading would block until a writer came. The writer goroutine is there
+// so that a regression fails instead of hanging: it lets a blocking open
+// go through, and then the warning lacks the FIFO's name.
+func TestFIFONeverBlocks(t *testing.T) {
+	dir, jobs := setup(t, []file{{"a.py", "x = 1\n"}, {"b.py", "y = 2\n"}})
+	fifo := filepath.Join(dir, "b.py")
+	if err := os.Remove(fifo); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	writer := make(chan struct{})
+	go func() {
+		defer close(writer)
+		if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			f.Close()
+		}
+	}()
+	rs := run(t, jobs, config(2, 100))
+	if rs[0].Skip != pipeline.Chunked || rs[1].Skip != pipeline.SkipUnreadable || rs[1].Warning != "not a regular file (a FIFO)" {
+		t.Errorf("a.py: %v; b.py: %v %q", rs[0].Skip, rs[1].Skip, rs[1].Warning)
+	}
+	// Release the writer if nothing opened the FIFO for reading.
+	if f, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+		<-writer
+		f.Close()
 	}
 }

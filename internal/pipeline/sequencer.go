@@ -2,35 +2,38 @@ package pipeline
 
 import (
 	"context"
+	"sync"
 
 	"golang.org/x/sync/semaphore"
 )
 
 // sequencer lets workers finish files in any order while the writer takes
 // the results in job order. It hands out job indexes only while the window
-// has room: at most window jobs, weighing at most windowBytes together, are
-// between being handed out and being done with, so memory stays bounded by
-// a few files however many there are. (gofmt's sequencer is the model.)
+// has room: the files between being handed out and being done with weigh at
+// most maxBytes together (a bigger file goes through alone) and number at
+// most maxFiles, so memory stays bounded by a few files however many there
+// are and however many workers run. (gofmt's sequencer is the model.)
 type sequencer struct {
-	slots   []chan *Result // job i's result waits in slots[i%len(slots)]
-	credits chan struct{}  // one per job in the window
 	bytes   *semaphore.Weighted
 	weight  func(i int) int64
+	credits chan struct{} // one per job in the window
+
+	mu    sync.Mutex
+	ready map[int]*Result // results waiting for the writer
+	want  int             // the index the writer waits for
+	wake  chan struct{}   // signalled when result want arrives
 }
 
-// newSequencer makes a sequencer for jobs of the given weights (sizes).
-func newSequencer(window int, maxBytes int64, size func(i int) int64) *sequencer {
-	s := &sequencer{
-		slots:   make([]chan *Result, window),
-		credits: make(chan struct{}, window),
+// newSequencer makes a sequencer for jobs of the given sizes.
+func newSequencer(maxFiles int, maxBytes int64, size func(i int) int64) *sequencer {
+	return &sequencer{
 		bytes:   semaphore.NewWeighted(maxBytes),
-		// A file bigger than the window goes through alone.
-		weight: func(i int) int64 { return min(max(size(i), 1), maxBytes) },
+		weight:  func(i int) int64 { return min(max(size(i), 1), maxBytes) },
+		credits: make(chan struct{}, maxFiles),
+		ready:   map[int]*Result{},
+		want:    -1,
+		wake:    make(chan struct{}, 1),
 	}
-	for i := range s.slots {
-		s.slots[i] = make(chan *Result, 1)
-	}
-	return s
 }
 
 // dispatch sends the indexes 0..n-1 to next as the window lets them in,
@@ -54,17 +57,38 @@ func (s *sequencer) dispatch(ctx context.Context, n int, next chan<- int) {
 	}
 }
 
-// put hands in job i's result. Its slot is free: the credits make sure job
-// i was handed out only after result i-window was done with.
-func (s *sequencer) put(i int, r *Result) { s.slots[i%len(s.slots)] <- r }
+// put hands in job i's result.
+func (s *sequencer) put(i int, r *Result) {
+	s.mu.Lock()
+	s.ready[i] = r
+	waited := i == s.want
+	s.mu.Unlock()
+	if waited {
+		select {
+		case s.wake <- struct{}{}:
+		default:
+		}
+	}
+}
 
 // take waits for job i's result.
 func (s *sequencer) take(ctx context.Context, i int) (*Result, error) {
-	select {
-	case r := <-s.slots[i%len(s.slots)]:
-		return r, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	for {
+		s.mu.Lock()
+		r, ok := s.ready[i]
+		if ok {
+			delete(s.ready, i)
+		}
+		s.want = i
+		s.mu.Unlock()
+		if ok {
+			return r, nil
+		}
+		select {
+		case <-s.wake:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 }
 

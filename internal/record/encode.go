@@ -8,6 +8,7 @@ import (
 	"hash"
 	"strconv"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/castchunk/castchunk/internal/chunk"
 )
@@ -42,15 +43,20 @@ func (e *InvalidUTF8Error) Error() string {
 type Encoder struct {
 	Schema *Schema // nil: Default()
 
-	h      hash.Hash
-	sum    [sha256.Size]byte
-	num    []byte // "\x00" + decimal occurrence, fed to the id hash
-	prefix []byte // path + "\x00", fed to the id hash
-	id     []byte // the current chunk's id in hex
-	plan   []step // how to write one record of the current file
-	lits   []byte // the literal text the plan's steps point into
-	file   File   // the current file
-	chunk  Chunk  // the current chunk: kept here, so passing it to fields costs no allocation
+	h       hash.Hash
+	sum     [sha256.Size]byte
+	num     []byte // "\x00" + decimal occurrence, fed to the id hash
+	prefix  []byte // path + "\x00", fed to the id hash
+	id      []byte // the current chunk's id in hex
+	plan    []step // how to write one record of the current file
+	lits    []byte // the literal text the plan's steps point into
+	file    File   // the current file
+	chunk   Chunk  // the current chunk: kept here, so passing it to fields costs no allocation
+	spans   []chunk.Span
+	next    int // index of the next span to write
+	curPos  int // line cursor: byte curPos is on line curLine
+	curLine int
+	sizer   chunk.Sizer // checks the spans' sizes in Begin
 
 	// seen counts earlier chunks per content in the current file, keyed by
 	// SHA-256(path, 0, content): path is fixed within a file, so this is a
@@ -72,18 +78,39 @@ type step struct {
 const maxKeptSeen = 4096
 
 // AppendFile appends the records of all spans of f to dst, in order, index
-// 0 first, and returns the extended buffer.
+// 0 first, and returns the extended buffer: Begin, then Next until done.
+// On error nothing of f is appended: dst is returned at its original
+// length, so the caller can skip the file.
+func (e *Encoder) AppendFile(dst []byte, f File, spans []chunk.Span) ([]byte, error) {
+	orig := len(dst)
+	if err := e.Begin(f, spans); err != nil {
+		return dst, err
+	}
+	defer e.End()
+	for {
+		var ok bool
+		var err error
+		if dst, ok, err = e.Next(dst); err != nil {
+			return dst[:orig], err
+		}
+		if !ok {
+			return dst, nil
+		}
+	}
+}
+
+// Begin checks f and its spans and prepares to write their records one at
+// a time with Next, so a writer can stream a file's records without
+// holding them all: memory stays bounded by one record, however many
+// windows overlap.
 //
 // spans must be sorted by Start (overlapping windows are fine), non-empty
-// and within f.Src, and each Size must be the chunk.Size of its bytes; the
-// encoder checks all of this as it goes, because a record that lies would
-// break guarantees downstream. On error nothing of f is appended: dst is
-// returned at its original length, so the caller can skip the file.
-func (e *Encoder) AppendFile(dst []byte, f File, spans []chunk.Span) ([]byte, error) {
-	if len(spans) == 0 {
-		return dst, nil
-	}
-	orig := len(dst)
+// and within f.Src, cut at character boundaries of valid UTF-8, and each
+// Size must be the chunk.Size of its bytes. Begin checks all of this before
+// anything is written, because a record that lies would break guarantees
+// downstream; after it succeeds, Next does not fail for the fields of this
+// package. Call End when done.
+func (e *Encoder) Begin(f File, spans []chunk.Span) error {
 	if e.h == nil {
 		e.h = sha256.New()
 	}
@@ -93,37 +120,87 @@ func (e *Encoder) AppendFile(dst []byte, f File, spans []chunk.Span) ([]byte, er
 		clear(e.seen)
 	}
 	e.prefix = append(append(e.prefix[:0], f.Path...), 0)
-	e.file = f
-	defer func() { e.file, e.chunk = File{}, Chunk{} }() // do not pin the source
-	if err := e.planFile(); err != nil {
-		return dst[:orig], err
+	e.file, e.spans, e.next = f, spans, 0
+	e.curPos, e.curLine = 0, 1
+	if err := e.check(); err != nil {
+		e.End()
+		return err
 	}
+	if err := e.planFile(); err != nil {
+		e.End()
+		return err
+	}
+	e.chunk = Chunk{File: &e.file}
+	return nil
+}
 
-	src := f.Src
-	c := &e.chunk
-	*c = Chunk{File: &e.file, checkSize: true}
+// check validates the spans of the current file against its bytes.
+func (e *Encoder) check() error {
+	src, path := e.file.Src, e.file.Path
+	prev, end := 0, 0
+	for i, s := range e.spans {
+		if s.Start < prev || s.End <= s.Start || s.End > len(src) {
+			return spanError(path, i, s, prev, len(src))
+		}
+		prev, end = s.Start, max(end, s.End)
+	}
+	if len(e.spans) == 0 {
+		return nil
+	}
+	// The bytes the spans cover are valid UTF-8, and every span starts and
+	// ends on a character boundary: then every content is valid UTF-8.
+	first := e.spans[0].Start
+	if bad := chunk.FirstInvalid(src[first:end]); first+bad < end {
+		return &InvalidUTF8Error{Path: path, Offset: first + bad}
+	}
+	for _, s := range e.spans {
+		if !utf8.RuneStart(src[s.Start]) {
+			return &InvalidUTF8Error{Path: path, Offset: s.Start}
+		}
+		if s.End < len(src) && !utf8.RuneStart(src[s.End]) { // the last character is cut
+			return &InvalidUTF8Error{Path: path, Offset: s.Start + chunk.FirstInvalid(src[s.Start:s.End])}
+		}
+	}
+	e.sizer.Reset(src)
+	defer e.sizer.Release()
+	for i, s := range e.spans {
+		if got := e.sizer.Size(s.Start, s.End); got != s.Size {
+			return fmt.Errorf("%s: chunk %d [%d,%d) has size %d, span says %d", path, i, s.Start, s.End, got, s.Size)
+		}
+	}
+	return nil
+}
+
+// Next appends the record of the next span to dst; ok is false when every
+// span was written.
+func (e *Encoder) Next(dst []byte) (out []byte, ok bool, err error) {
+	if e.next >= len(e.spans) {
+		return dst, false, nil
+	}
+	src, s := e.file.Src, e.spans[e.next]
 	// Line cursor: curLine is the line of byte curPos. Starts never
 	// decrease, so it only moves forward (linear in the file); end lines
 	// are counted inside each chunk, linear in the output.
-	curPos, curLine := 0, 1
-	for i, s := range spans {
-		if s.Start < curPos || s.End <= s.Start || s.End > len(src) {
-			return dst[:orig], spanError(f.Path, i, s, curPos, len(src))
-		}
-		curLine += bytes.Count(src[curPos:s.Start], newline)
-		curPos = s.Start
-		c.Index, c.StartByte, c.EndByte, c.Size = i, s.Start, s.End, s.Size
-		c.StartLine = curLine
-		c.EndLine = curLine + bytes.Count(src[s.Start:s.End-1], newline)
-		c.Content = src[s.Start:s.End]
-		e.id = e.appendID(e.id[:0], c.Content)
-		c.ID = e.id
-		var err error
-		if dst, err = e.appendChunk(dst, c); err != nil {
-			return dst[:orig], err
-		}
+	e.curLine += bytes.Count(src[e.curPos:s.Start], newline)
+	e.curPos = s.Start
+	c := &e.chunk
+	c.Index, c.StartByte, c.EndByte, c.Size = e.next, s.Start, s.End, s.Size
+	c.StartLine = e.curLine
+	c.EndLine = e.curLine + bytes.Count(src[s.Start:s.End-1], newline)
+	c.Content = src[s.Start:s.End]
+	e.id = e.appendID(e.id[:0], c.Content)
+	c.ID = e.id
+	e.next++
+	orig := len(dst)
+	if dst, err = e.appendChunk(dst, c); err != nil {
+		return dst[:orig], false, err
 	}
-	return dst, nil
+	return dst, true, nil
+}
+
+// End lets go of the current file, so the encoder does not pin its bytes.
+func (e *Encoder) End() {
+	e.file, e.chunk, e.spans = File{}, Chunk{}, nil
 }
 
 // planFile lays out the records of the current file: the per-file fields
@@ -218,7 +295,7 @@ func AppendFile(dst []byte, f File, spans []chunk.Span) ([]byte, error) {
 // pass records through use it, and tests compare it with AppendFile.
 func (e *Encoder) AppendRecord(dst []byte, r *Record) ([]byte, error) {
 	e.file = File{Path: r.Path, Language: r.Language, Method: r.Method}
-	defer func() { e.file, e.chunk = File{}, Chunk{} }()
+	defer e.End()
 	if err := e.planFile(); err != nil {
 		return dst, err
 	}

@@ -75,21 +75,40 @@ func newJSONL(w io.Writer, s *Schema) (Writer, error) {
 	return &jsonl{w: w, enc: Encoder{Schema: s}}, nil
 }
 
-// maxKeptBuffer is the largest encoding buffer kept between files.
-const maxKeptBuffer = 4 << 20
+// flushAt is how much a file's records are gathered before they are
+// handed to the destination: a file's output streams in pieces of about
+// this size, however large it is.
+const flushAt = 64 << 10
 
+// WriteFile checks the file's spans, then streams its records: memory
+// stays bounded by one record and flushAt, not by the file's output.
 func (j *jsonl) WriteFile(f File, spans []chunk.Span) error {
-	out, err := j.enc.AppendFile(j.buf[:0], f, spans)
-	if err != nil {
+	if err := j.enc.Begin(f, spans); err != nil {
 		return &EncodeError{err}
 	}
-	_, err = j.w.Write(out)
-	if cap(out) <= maxKeptBuffer {
-		j.buf = out[:0]
-	} else {
-		j.buf = nil
+	defer j.enc.End()
+	buf := j.buf[:0]
+	defer func() {
+		if cap(buf) <= 4*flushAt {
+			j.buf = buf[:0] // one huge record should not stay pinned
+		}
+	}()
+	for {
+		var ok bool
+		var err error
+		if buf, ok, err = j.enc.Next(buf); err != nil {
+			return &EncodeError{err}
+		}
+		if len(buf) >= flushAt || !ok && len(buf) > 0 {
+			if _, err := j.w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+		if !ok {
+			return nil
+		}
 	}
-	return err
 }
 
 func (j *jsonl) Close() error { return nil }
