@@ -74,7 +74,7 @@ func (w *walker) dirRoot(display, osPath string, info os.FileInfo) {
 		// A directory named as an argument is walked even when git ignores
 		// it (as ripgrep does): naming it is asking for it. The rules still
 		// apply to everything below it.
-		f.stack = leadingStack(sc, relRoot)
+		f.stack = w.leadingStack(sc, relRoot, display)
 		rw.enterDir(f, info, true)
 		rw.trackedPass(sc, relRoot, "", osPath, false)
 		return
@@ -127,10 +127,11 @@ func (w *walker) repoScope(r *repo, display string) *scope {
 	if sc, ok := w.scopes[r.top]; ok {
 		return sc
 	}
-	sc := &scope{top: r.top, inRepo: true, repo: repoIgnoreLists(r)}
+	note := func(reason string) { w.warn(display, reason, Notice) }
+	sc := &scope{top: r.top, inRepo: true, repo: repoIgnoreLists(r, note)}
 	t, err := readIndex(r)
 	if err != nil {
-		w.warn(display, indexError(err), Notice)
+		note(indexError(r, err))
 	} else {
 		sc.tracked = t
 	}
@@ -139,16 +140,21 @@ func (w *walker) repoScope(r *repo, display string) *scope {
 }
 
 // leadingStack reads the .gitignore files from the top of the work tree
-// down to the root's parent, and tells whether the root or one of its
-// parents is ignored (git's treat_leading_path).
-func leadingStack(sc *scope, relRoot string) ignoreStack {
+// down to the root's parent (display is the root's display path, for
+// notes).
+func (w *walker) leadingStack(sc *scope, relRoot, display string) ignoreStack {
 	st := ignoreStack{repo: sc.repo}
 	if relRoot == "" {
 		return st
 	}
 	dir, cur := sc.top, ""
 	for _, comp := range strings.Split(relRoot, "/") {
-		st = st.push(readIgnoreFile(filepath.Join(dir, ".gitignore"), dirBase(cur), true))
+		p := filepath.Join(dir, ".gitignore")
+		l, err := readIgnoreFile(p, dirBase(cur), true)
+		if err != nil {
+			w.warn(display, fileNote("ignore file", p, err), Notice)
+		}
+		st = st.push(l)
 		cur = joinRel(cur, comp)
 		dir = filepath.Join(dir, comp)
 	}
@@ -205,9 +211,13 @@ func (rw *rootWalk) walkDir(f dirFrame, isRoot bool) {
 				f.sc, f.top, f.stack = nested, "", ignoreStack{repo: nested.repo}
 			}
 		}
-		if e := findEntry(entries, ".gitignore"); e != nil && e.Type().IsRegular() {
+		if e := findEntry(entries, ".gitignore"); e != nil && e.Type()&fs.ModeSymlink == 0 {
 			// A symlinked .gitignore is not read, as in git (2.32+).
-			f.stack = f.stack.push(readIgnoreFile(filepath.Join(f.os, ".gitignore"), dirBase(f.top), false))
+			l, err := readIgnoreFile(filepath.Join(f.os, ".gitignore"), dirBase(f.top), true)
+			if err != nil {
+				rw.warn(rw.disp(joinRel(f.rel, ".gitignore")), "ignore file not read: "+reason(err), Notice)
+			}
+			f.stack = f.stack.push(l)
 		}
 	}
 	for _, de := range entries {

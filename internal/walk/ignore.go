@@ -2,7 +2,6 @@ package walk
 
 import (
 	"bytes"
-	"os"
 	"strings"
 )
 
@@ -137,25 +136,24 @@ func (p *ignorePattern) matchPath(name string) bool {
 	return wildmatch(p.pat, name, true)
 }
 
-// readIgnoreFile reads an in-tree ignore file. Like git (2.32 and later) it
-// does not follow a symlinked .gitignore. A missing or unreadable file is
-// simply no patterns, as in git.
-func readIgnoreFile(osPath, base string, noFollow bool) *ignoreList {
-	if noFollow {
-		fi, err := os.Lstat(osPath)
-		if err != nil || !fi.Mode().IsRegular() {
-			return nil
-		}
-	}
-	data, err := os.ReadFile(osPath)
+// readIgnoreFile reads an ignore file. With noFollow (in-tree .gitignore
+// files) a symlink is not followed, as in git (2.32 and later). A missing
+// file is no patterns and no error, as in git; a file that is there but
+// cannot be read (not a regular file, too large, unreadable) is no
+// patterns and an error, for the caller to report.
+func readIgnoreFile(osPath, base string, noFollow bool) (*ignoreList, error) {
+	data, err := readMeta(osPath, maxRulesSize, noFollow)
 	if err != nil {
-		return nil
+		if missing(err) {
+			return nil, nil
+		}
+		return nil, err
 	}
 	l := parseIgnore(data, base)
 	if len(l.pats) == 0 {
-		return nil
+		return nil, nil
 	}
-	return l
+	return l, nil
 }
 
 // ignoreStack is the set of lists that apply at one point of the walk:

@@ -1,7 +1,7 @@
 package walk
 
 import (
-	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -49,9 +49,6 @@ func gitDirOf(dir string) (string, bool) {
 	if fi.IsDir() {
 		return dotGit, isGitDir(dotGit)
 	}
-	if !fi.Mode().IsRegular() {
-		return "", false
-	}
 	gd, err := readGitFile(dotGit)
 	if err != nil {
 		return "", false
@@ -61,7 +58,7 @@ func gitDirOf(dir string) (string, bool) {
 
 // readGitFile reads a ".git" file ("gitdir: ../.git/modules/x").
 func readGitFile(p string) (string, error) {
-	data, err := os.ReadFile(p)
+	data, err := readMeta(p, maxGitFileSize, false)
 	if err != nil {
 		return "", err
 	}
@@ -92,9 +89,10 @@ func isGitDir(gd string) bool {
 }
 
 // commonDirOf resolves a linked worktree's "commondir" file; info/exclude
-// and the config live there, the index does not.
+// and the config live there, the index does not. A commondir file that
+// cannot be read (git would stop there) is taken as absent.
 func commonDirOf(gd string) string {
-	data, err := os.ReadFile(filepath.Join(gd, "commondir"))
+	data, err := readMeta(filepath.Join(gd, "commondir"), maxGitFileSize, false)
 	if err != nil {
 		return gd
 	}
@@ -118,16 +116,15 @@ type tracked struct {
 // readIndex loads the paths of the index. Unmerged paths appear once;
 // gitlinks (submodules) are left out: they are directories, not files.
 func readIndex(r *repo) (*tracked, error) {
-	f, err := os.Open(filepath.Join(r.gitDir, "index"))
-	if errors.Is(err, os.ErrNotExist) {
+	data, err := readMeta(filepath.Join(r.gitDir, "index"), maxIndexSize, false)
+	if missing(err) {
 		return &tracked{files: map[string]bool{}, dirs: map[string]bool{}}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	var idx index.Index
-	if err := index.NewDecoder(bufio.NewReader(f)).Decode(&idx); err != nil {
+	if err := index.NewDecoder(bytes.NewReader(data)).Decode(&idx); err != nil {
 		return nil, err
 	}
 	t := &tracked{files: make(map[string]bool, len(idx.Entries)), dirs: map[string]bool{}}
@@ -150,28 +147,46 @@ func readIndex(r *repo) (*tracked, error) {
 }
 
 // repoIgnoreLists returns info/exclude and the global excludes file, in the
-// order git consults them (info/exclude wins over the global file).
-func repoIgnoreLists(r *repo) []*ignoreList {
+// order git consults them (info/exclude wins over the global file). A file
+// that is there but cannot be used gets a note.
+func repoIgnoreLists(r *repo, note func(string)) []*ignoreList {
 	var lists []*ignoreList
-	if l := readIgnoreFile(filepath.Join(r.commonDir, "info", "exclude"), "", false); l != nil {
-		lists = append(lists, l)
+	files := []string{filepath.Join(r.commonDir, "info", "exclude")}
+	if p := excludesFile(r, note); p != "" {
+		files = append(files, p)
 	}
-	if p := excludesFile(r); p != "" {
-		if l := readIgnoreFile(p, "", false); l != nil {
+	for _, p := range files {
+		l, err := readIgnoreFile(p, "", false)
+		if err != nil {
+			note(fileNote("ignore file", p, err))
+		}
+		if l != nil {
 			lists = append(lists, l)
 		}
 	}
 	return lists
 }
 
+// fileNote is the text of a note about a rules or metadata file that
+// could not be used. The file's path is quoted: it is not the warning's
+// path, and may hold any byte.
+func fileNote(what, p string, err error) string {
+	return fmt.Sprintf("%s %q not read: %s", what, p, reason(err))
+}
+
 // excludesFile resolves core.excludesFile like git: the last value set in
 // the system, global and repository config files wins; unset means
 // $XDG_CONFIG_HOME/git/ignore (or ~/.config/git/ignore). "include" and
-// "includeIf" directives are not followed.
-func excludesFile(r *repo) string {
+// "includeIf" directives are not followed. A config file that is there but
+// cannot be read gets a note and counts as empty.
+func excludesFile(r *repo, note func(string)) string {
 	value, set := "", false
 	for _, cf := range configFiles(r) {
-		if v, ok := configValue(cf, "core", "excludesfile"); ok {
+		cfg, err := readConfig(cf)
+		if err != nil {
+			note(fileNote("git config file", cf, err))
+		}
+		if v, ok := configValue(cfg, "core", "excludesfile"); ok {
 			value, set = v, true
 		}
 	}
@@ -234,17 +249,25 @@ func xdgConfigHome() string {
 	return ""
 }
 
-// configValue returns the last value of section.key in a git config file.
-// A file that does not parse yields what was read before the error: git
-// would refuse to run, castchunk just does its best.
-func configValue(file, section, key string) (string, bool) {
-	f, err := os.Open(file)
-	if err != nil {
-		return "", false
-	}
-	defer f.Close()
+// readConfig reads a git config file. A missing file is empty; one that is
+// there but cannot be read is empty and an error. A file that does not
+// parse yields what was read before the error: git would refuse to run,
+// castchunk just does its best.
+func readConfig(file string) (*gitconfig.Config, error) {
 	cfg := gitconfig.New()
-	_ = gitconfig.NewDecoder(f).Decode(cfg)
+	data, err := readMeta(file, maxRulesSize, false)
+	if err != nil {
+		if missing(err) {
+			err = nil
+		}
+		return cfg, err
+	}
+	_ = gitconfig.NewDecoder(bytes.NewReader(data)).Decode(cfg)
+	return cfg, nil
+}
+
+// configValue returns the last value of section.key in a git config.
+func configValue(cfg *gitconfig.Config, section, key string) (string, bool) {
 	if !cfg.HasSection(section) {
 		return "", false
 	}
@@ -274,6 +297,7 @@ func expandTilde(p string) string {
 }
 
 // indexError is the text of the notice given when the index cannot be read.
-func indexError(err error) string {
-	return fmt.Sprintf("cannot read git index (%v); ignored files that git tracks are not listed", err)
+func indexError(r *repo, err error) string {
+	return fmt.Sprintf("cannot read git index %q: %s; ignored files that git tracks are not listed",
+		filepath.Join(r.gitDir, "index"), reason(err))
 }

@@ -4,7 +4,8 @@
 // resolving the arguments, walking directories, honouring ignore rules,
 // filtering by hidden-ness, globs and the caller's Accept test, and
 // giving every file its display path. It opens no file for reading except
-// ignore files, git config files and the git index.
+// ignore files, git config files, ".git" and "commondir" files and the git
+// index (see "Rules and metadata files").
 //
 // # Ignore rules
 //
@@ -32,6 +33,19 @@
 // The index is read with go-git's decoder (versions 2 to 4). A split or
 // sparse index (core.splitIndex, sparse-checkout --sparse-index) is not
 // understood: a Notice says so and the ignore rules alone decide.
+//
+// # Rules and metadata files
+//
+// Every file the walker reads is read by one function, readMeta: only
+// regular files are read (a FIFO would block the walk, a device such as
+// /dev/zero never ends); the type is checked before opening and on the
+// opened descriptor, the open is non-blocking, and no more than the size
+// fstat gives is read, up to a cap: 16 MiB for ignore files and git config
+// files, 1 MiB for ".git" and "commondir" files, 1 GiB for the index. A
+// missing file is no rules, silently, as in git. An ignore or config file
+// that is there but cannot be used (not a regular file, over the cap,
+// unreadable) gives no rules and a Notice naming it; the null device reads
+// as empty, silently (core.excludesFile=/dev/null is the usual "none").
 //
 // # Other filters
 //
