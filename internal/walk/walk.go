@@ -49,6 +49,11 @@
 //
 // # Other filters
 //
+// Only regular files (and, with Follow, symlinks to regular files) are
+// listed: FIFOs, sockets and devices met while walking are skipped
+// silently, as git skips them; one named as an argument is reported
+// Unreadable ("not a regular file (a FIFO)"). None is ever opened.
+//
 // A path with a component (below the root argument) starting with '.' is
 // hidden and skipped unless Options.Hidden. Symlinks met while walking are
 // skipped unless Options.Follow; a root argument that is a symlink is always
@@ -227,7 +232,8 @@ func (w *walker) root(arg string) {
 	case info.IsDir():
 		w.dirRoot(display, osPath, info)
 	default:
-		w.warn(display, "not a regular file or directory", Unreadable)
+		// A FIFO, socket or device: reading it could block or never end.
+		w.warn(display, "not a regular file ("+kindOf(info.Mode())+")", Unreadable)
 		w.rootFailed = true
 	}
 }
