@@ -9,9 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
-	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
 // repo is a git work tree found around a walk root.
@@ -104,46 +102,6 @@ func commonDirOf(gd string) string {
 		c = filepath.Join(gd, c)
 	}
 	return filepath.Clean(c)
-}
-
-// tracked is what the index says about a work tree.
-type tracked struct {
-	files map[string]bool // paths of index entries, '/'-separated
-	dirs  map[string]bool // every directory that has an entry below it
-	names []string        // files, sorted (the index order)
-}
-
-// readIndex loads the paths of the index. Unmerged paths appear once;
-// gitlinks (submodules) are left out: they are directories, not files.
-func readIndex(r *repo) (*tracked, error) {
-	data, err := readMeta(filepath.Join(r.gitDir, "index"), maxIndexSize, false)
-	if missing(err) {
-		return &tracked{files: map[string]bool{}, dirs: map[string]bool{}}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var idx index.Index
-	if err := index.NewDecoder(bytes.NewReader(data)).Decode(&idx); err != nil {
-		return nil, err
-	}
-	t := &tracked{files: make(map[string]bool, len(idx.Entries)), dirs: map[string]bool{}}
-	for _, e := range idx.Entries {
-		if e.Mode == filemode.Submodule || strings.HasSuffix(e.Name, "/") || t.files[e.Name] {
-			continue
-		}
-		t.files[e.Name] = true
-		t.names = append(t.names, e.Name)
-		for d := e.Name; ; {
-			i := strings.LastIndexByte(d, '/')
-			if i < 0 || t.dirs[d[:i]] {
-				break
-			}
-			d = d[:i]
-			t.dirs[d] = true
-		}
-	}
-	return t, nil
 }
 
 // repoIgnoreLists returns info/exclude and the global excludes file, in the

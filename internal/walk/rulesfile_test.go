@@ -1,3 +1,5 @@
+//go:build unix
+
 package walk
 
 import (
@@ -36,22 +38,6 @@ func feedFIFO(t *testing.T, p, content string) (release func()) {
 		}
 		<-finished
 		r.Close()
-	}
-}
-
-// noticeAbout checks that the warnings are exactly one Notice, on path,
-// whose reason holds every one of the parts.
-func noticeAbout(t *testing.T, warns []Warning, path string, parts ...string) {
-	t.Helper()
-	if len(warns) != 1 || warns[0].Kind != Notice || warns[0].Path != path {
-		t.Errorf("want one notice on %q, got %+v", path, warns)
-		return
-	}
-	t.Logf("castchunk: %s: %s", warns[0].Path, warns[0].Reason)
-	for _, p := range parts {
-		if !strings.Contains(warns[0].Reason, p) {
-			t.Errorf("notice %q does not say %q", warns[0].Reason, p)
-		}
 	}
 }
 

@@ -30,9 +30,14 @@
 // repositories are entered. Directories named .git are always skipped; a
 // root argument inside one is skipped with a Notice.
 //
-// The index is read with go-git's decoder (versions 2 to 4). A split or
-// sparse index (core.splitIndex, sparse-checkout --sparse-index) is not
-// understood: a Notice says so and the ignore rules alone decide.
+// The index is read by walk's own reader (index.go): versions 2, 3 and 4
+// (prefix-compressed names), SHA-1 and SHA-256 repositories
+// (extensions.objectFormat), split indexes (core.splitIndex: the shared
+// index is merged in) and sparse indexes (whose directory entries are
+// skipped: what they hold is outside the sparse checkout, not on disk);
+// the checksum is verified. An index that cannot be read (damaged, a
+// required extension it does not know, an unknown object format) gets a
+// Notice and the ignore rules alone decide.
 //
 // # Rules and metadata files
 //
