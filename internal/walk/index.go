@@ -41,7 +41,7 @@ type gitIndex struct {
 	// A split index: the shared index's checksum, and the EWAH bitmaps of
 	// the shared entries deleted and replaced (nil when absent).
 	link          []byte
-	delete, repla []byte
+	delBits, replBits []byte
 }
 
 const (
@@ -246,14 +246,14 @@ func (idx *gitIndex) parseLink(ext []byte, hashLen int) error {
 	if err != nil {
 		return err
 	}
-	idx.delete, rest = rest[:n], rest[n:]
+	idx.delBits, rest = rest[:n], rest[n:]
 	if n, err = ewahLen(rest); err != nil {
 		return err
 	}
 	if n != len(rest) {
 		return errors.New("corrupt link extension in index")
 	}
-	idx.repla = rest
+	idx.replBits = rest
 	return nil
 }
 
@@ -276,11 +276,11 @@ func mergeShared(r *repo, idx *gitIndex, hashLen int) ([]indexEntry, error) {
 		return nil, fmt.Errorf("shared index %q does not match the index", p)
 	}
 	entries := base.entries
-	replaced, err := ewahBits(idx.repla, len(entries))
+	replaced, err := ewahBits(idx.replBits, len(entries))
 	if err != nil {
 		return nil, err
 	}
-	deleted, err := ewahBits(idx.delete, len(entries))
+	deleted, err := ewahBits(idx.delBits, len(entries))
 	if err != nil {
 		return nil, err
 	}

@@ -123,7 +123,7 @@ func splitCounts(t *testing.T, dir string) (replaced, deleted int) {
 		}
 		return n
 	}
-	return count(idx.repla), count(idx.delete)
+	return count(idx.replBits), count(idx.delBits)
 }
 
 // TestIndexLongNames: a name of 0xFFF bytes or more has its length found
@@ -239,8 +239,8 @@ func TestIndexDamage(t *testing.T) {
 				b[i] ^= x
 				idx, err := parseIndex(withSum(b), sha1.Size)
 				if err == nil && idx.link != nil {
-					ewahBits(idx.repla, 8)
-					ewahBits(idx.delete, 8)
+					ewahBits(idx.replBits, 8)
+					ewahBits(idx.delBits, 8)
 				}
 			}
 		}
