@@ -40,7 +40,7 @@ type gitIndex struct {
 	sum     []byte // the trailing checksum
 	// A split index: the shared index's checksum, and the EWAH bitmaps of
 	// the shared entries deleted and replaced (nil when absent).
-	link          []byte
+	link              []byte
 	delBits, replBits []byte
 }
 
