@@ -197,7 +197,7 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 	if o.stdinPath != "" {
 		return nil, usageError("--stdin-path needs the path argument - (standard input)")
 	}
-	cfg.roots, err = o.roots(args, stdin)
+	cfg.roots, err = o.roots(cmd.Context(), args, stdin)
 	return cfg, err
 }
 
@@ -256,10 +256,14 @@ func (o *chunkOptions) stdinJob(args []string, stdin io.Reader, forced *lang.Lan
 
 // roots are the paths to walk: the arguments and the --files-from list;
 // "." when there are neither.
-func (o *chunkOptions) roots(args []string, stdin io.Reader) ([]string, error) {
+func (o *chunkOptions) roots(ctx context.Context, args []string, stdin io.Reader) ([]string, error) {
 	roots := append([]string(nil), args...)
 	if o.filesFrom != "" {
-		list, err := o.readFilesFrom(stdin)
+		var list []string
+		err := interruptible(ctx, func() (err error) {
+			list, err = o.readFilesFrom(stdin)
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -276,7 +280,7 @@ func (o *chunkOptions) roots(args []string, stdin io.Reader) ([]string, error) {
 	if o.lang != "" {
 		for _, r := range roots {
 			if info, err := os.Stat(r); err == nil && info.IsDir() {
-				return nil, usageError("--lang applies to files, and %s is a directory: name the files, or drop --lang to pick languages by extension", r)
+				return nil, usageError("--lang applies to files, and %s is a directory: name the files, or drop --lang to pick languages by extension", quoteName(r))
 			}
 		}
 	}
@@ -324,8 +328,18 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 	if cfg.pipeline.Cache, err = openCache(cfg); err != nil {
 		return err
 	}
-	out, err := openOutput(cfg.output, s.Out)
+	if err := refuseInputAsOutput(cfg.output, jobs); err != nil {
+		return err
+	}
+	var out *output
+	err = interruptible(ctx, func() (err error) {
+		out, err = openOutput(cfg.output, s.Out)
+		return err
+	})
 	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return failure(fmt.Errorf("cannot write output: %w", err))
 	}
 	err = r.write(ctx, jobs, out)
@@ -400,7 +414,7 @@ func (r *chunkRun) jobs(files []walk.File) ([]pipeline.Job, error) {
 		}
 		if l == nil {
 			if f.Explicit && named[f.Path] {
-				return nil, usageError("%s: unsupported file type; name a language with --lang (%s)", f.Path, strings.Join(lang.Names(), ", "))
+				return nil, usageError("%s: unsupported file type; name a language with --lang (%s)", quoteName(f.Path), strings.Join(lang.Names(), ", "))
 			}
 			r.summary.Unsupported(f.Path)
 			continue
@@ -489,12 +503,13 @@ func (r *chunkRun) fail(path, msg string) {
 	r.warn(path, strings.TrimPrefix(msg, path+": "))
 }
 
-// warn prints one line on stderr: "castchunk: PATH: reason".
+// warn prints one line on stderr: "castchunk: PATH: reason", the path
+// quoted when it would not print safely on one line.
 func (r *chunkRun) warn(path, reason string) {
 	if r.bar != nil {
 		r.bar.Clear()
 	}
-	fmt.Fprintf(r.s.Err, "castchunk: %s: %s\n", path, reason)
+	fmt.Fprintf(r.s.Err, "castchunk: %s: %s\n", quoteName(path), safeText(reason))
 }
 
 // startProgress shows a progress bar when stderr is a terminal.
@@ -532,6 +547,9 @@ func openCache(cfg *chunkConfig) (*cache.Cache, error) {
 		return nil, nil
 	}
 	c, err := cache.Open(cfg.cacheDir, buildID()+"|"+cfg.pipeline.Setup.Key())
+	if errors.Is(err, cache.ErrNotCache) {
+		return nil, usageError("--cache: %v", err)
+	}
 	if err != nil {
 		return nil, failure(err)
 	}

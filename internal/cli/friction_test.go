@@ -230,3 +230,38 @@ func TestReadmeFieldTable(t *testing.T) {
 		t.Errorf("castchunk --help does not list the schema's fields:\n%s", help)
 	}
 }
+
+// TestWarningsQuoteNames: a file name with a newline forged a second
+// `castchunk: …` line, and escape sequences reached the terminal; names
+// that would not print safely are now quoted, Go style.
+func TestWarningsQuoteNames(t *testing.T) {
+	forged := "a.py\ncastchunk: b.py: forged.py"
+	escape := "\x1b[31mred.py"
+	badSetup(t, map[string]string{forged: "x = '\xff'\n", escape: "\x00", "plain é.py": "\xfe"})
+	_, stderr, code := run(t, "", "chunk", "--no-ignore", ".")
+	want := "castchunk: \"\\x1b[31mred.py\": binary file (NUL byte); skipped\n" +
+		"castchunk: \"a.py\\ncastchunk: b.py: forged.py\": not valid UTF-8 (bad byte at offset 5); skipped\n" +
+		"castchunk: plain é.py: not valid UTF-8 (bad byte at offset 0); skipped\n"
+	if code != 0 || stderr != want {
+		t.Errorf("status %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
+	}
+	// A usage error naming the file, and an error from the system.
+	_, stderr, _ = run(t, "", "chunk", "--lang", "python", "no\x1bsuch.py")
+	if strings.ContainsRune(stderr, '\x1b') || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("missing file: %q", stderr)
+	}
+}
+
+func TestQuoteName(t *testing.T) {
+	for in, want := range map[string]string{
+		"src/a.py": "src/a.py", "plain é.py": "plain é.py", "": `""`, " lead.py": `" lead.py"`,
+		"tab\t.py": `"tab\t.py"`, "caf\xe9.py": `"caf\xe9.py"`, `q"uote.py`: `"q\"uote.py"`, "ls\u2028.py": `"ls\u2028.py"`,
+	} {
+		if got := quoteName(in); got != want {
+			t.Errorf("quoteName(%q) = %s, want %s", in, got, want)
+		}
+	}
+	if got := safeText("open a\nb\x1b: no such file\xff"); got != `open a\nb\x1b: no such file\xff` {
+		t.Errorf("safeText = %s", got)
+	}
+}

@@ -2,13 +2,18 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
+
+	"github.com/castchunk/castchunk/internal/pipeline"
 )
 
 // output is where records go: stdout, or -o FILE written atomically. For a
@@ -48,7 +53,8 @@ func openOutput(name string, stdout io.Writer) (*output, error) {
 	if err == nil {
 		mode = info.Mode().Perm()
 	}
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp-*")
+	removeStaleTemps(name)
+	f, err := os.CreateTemp(filepath.Dir(name), tempPrefix(name)+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) { // name the user's file, not the temporary one
@@ -62,6 +68,40 @@ func openOutput(name string, stdout io.Writer) (*output, error) {
 		return nil, err
 	}
 	return &output{Writer: bufio.NewWriterSize(f, outputBuffer), file: f, temp: f.Name(), final: name}, nil
+}
+
+// tempPrefix starts the names of -o FILE's temporary files: they go on with
+// the process id of the run that made them, so a later run can tell the
+// leftovers of a killed run from the file of one still going.
+func tempPrefix(name string) string { return "." + filepath.Base(name) + ".tmp-" }
+
+// removeStaleTemps removes the temporary files a killed run left beside
+// FILE: those whose process is gone. A run still going keeps its own.
+func removeStaleTemps(name string) {
+	prefix := tempPrefix(name)
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(name), globEscape(prefix)+"*-*"))
+	for _, m := range matches {
+		pidText, _, ok := strings.Cut(strings.TrimPrefix(filepath.Base(m), prefix), "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || err != nil || pid <= 0 || pid == os.Getpid() {
+			continue
+		}
+		if syscall.Kill(pid, 0) == syscall.ESRCH {
+			os.Remove(m)
+		}
+	}
+}
+
+// globEscape quotes the characters filepath.Glob treats specially.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // commit flushes everything and, for a temporary file, moves it into place.
@@ -104,6 +144,48 @@ func (o *output) abort() {
 		os.Remove(o.temp)
 		o.temp = ""
 	}
+}
+
+// interruptible runs fn, which may block for good (opening a FIFO that no
+// one opens at the other end, reading a terminal), and returns early with
+// ctx's error when ctx is done: one signal stops the run even then. fn
+// goes on in the background; the process is about to exit.
+func interruptible(ctx context.Context, fn func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- fn() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// refuseInputAsOutput refuses -o FILE when FILE is one of the files to
+// chunk: the run would replace the source with its records.
+func refuseInputAsOutput(name string, jobs []pipeline.Job) error {
+	if name == "" || name == "-" {
+		return nil
+	}
+	out, err := os.Stat(name)
+	if err != nil || !out.Mode().IsRegular() {
+		return nil // a new file, or a device or FIFO written in place: no input
+	}
+	// Only inputs of the output's name (or of the name it links to) can be
+	// the same file, short of hard links: stat those alone.
+	bases := map[string]bool{filepath.Base(name): true}
+	if resolved, err := filepath.EvalSymlinks(name); err == nil {
+		bases[filepath.Base(resolved)] = true
+	}
+	for _, j := range jobs {
+		if j.Reader != nil || !bases[filepath.Base(j.OSPath)] {
+			continue
+		}
+		if in, err := os.Stat(j.OSPath); err == nil && os.SameFile(in, out) {
+			return usageError("-o %s is one of the files to chunk (%s): it would be replaced by its records", quoteName(name), quoteName(j.Path))
+		}
+	}
+	return nil
 }
 
 // closedPipe reports a write to a reader that went away (`| head`): the

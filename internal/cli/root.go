@@ -12,7 +12,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"runtime/pprof"
+	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -67,6 +70,7 @@ func Execute() int {
 		fmt.Fprintf(os.Stderr, "castchunk: %v\n", err)
 		return ExitFailure
 	}
+	setMemoryLimit()
 	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -77,6 +81,41 @@ func Execute() int {
 		defer profileCPU(path)()
 	}
 	return Main(ctx, os.Args[1:], Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+}
+
+// setMemoryLimit gives the Go heap a soft limit of three quarters of the
+// memory the process may use (the machine's, or its cgroup's when lower),
+// unless GOMEMLIMIT sets one: near the limit the collector works harder
+// instead of letting the heap double, so big files fit where they would
+// otherwise run the machine out of memory.
+func setMemoryLimit() {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	if total := availableMemory(); total > 0 {
+		debug.SetMemoryLimit(total / 4 * 3)
+	}
+}
+
+// availableMemory is the smaller of the machine's memory and the cgroup's
+// limit, in bytes; 0 when neither can be read.
+func availableMemory() int64 {
+	var total int64
+	if data, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+				if kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64); err == nil {
+					total = kb << 10
+				}
+			}
+		}
+	}
+	if data, err := os.ReadFile("/sys/fs/cgroup/memory.max"); err == nil {
+		if limit, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64); err == nil && limit > 0 && (total == 0 || limit < total) {
+			total = limit
+		}
+	}
+	return total
 }
 
 // minDescriptors is the fewest open files castchunk runs with: the standard
@@ -123,7 +162,13 @@ func profileCPU(path string) func() {
 
 // Main runs castchunk with args and returns the exit status. Cancelling ctx
 // (on SIGINT or SIGTERM) stops the run with ExitInterrupted.
-func Main(ctx context.Context, args []string, s Streams) int {
+func Main(ctx context.Context, args []string, s Streams) (code int) {
+	defer func() { // a bug: say so, and never with the status of a usage error
+		if p := recover(); p != nil {
+			fmt.Fprintf(s.Err, "castchunk: internal error (a bug; please report it): %v\n%s", p, debug.Stack())
+			code = ExitFailure
+		}
+	}()
 	root := newRoot(s)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
@@ -139,7 +184,7 @@ func Main(ctx context.Context, args []string, s Streams) int {
 		ee = &exitError{code: ExitUsage, err: err}
 	}
 	if ee.err != nil {
-		fmt.Fprintf(s.Err, "castchunk: %v\n", ee.err)
+		fmt.Fprintf(s.Err, "castchunk: %s\n", safeText(ee.err.Error()))
 		if ee.code == ExitUsage {
 			name := "castchunk"
 			if cmd != nil {

@@ -128,3 +128,33 @@ func TestCacheKeyedByOptions(t *testing.T) {
 		t.Errorf("chunks: %d with 1 line each, %d with 2; want 5 and 3", len(other.Sizes), len(again.Sizes))
 	}
 }
+
+// panicky is a method with a bug: it panics on a file that says "boom".
+var panicky = chunk.Method{
+	Name: "panicky",
+	New: func(budget int, v chunk.Values) chunk.Chunker {
+		return &boom{groups{budget: budget, lines: 1}}
+	},
+}
+
+type boom struct{ groups }
+
+func (b *boom) Chunk(src []byte, tree *sitter.Tree) []chunk.Span {
+	if strings.Contains(string(src), "boom") {
+		panic("boom")
+	}
+	return b.groups.Chunk(src, tree)
+}
+
+// TestChunkerPanicFailsOneFile: a chunker that panics on one file fails
+// that file (reported, left out) and the run goes on with the others.
+func TestChunkerPanicFailsOneFile(t *testing.T) {
+	_, jobs := setup(t, []file{{"a.py", "x = 1\n"}, {"b.py", "boom\n"}, {"c.py", "y = 2\n"}})
+	rs := run(t, jobs, pipeline.Config{Jobs: 1, Setup: chunk.Setup{Method: &panicky, Budget: 100}})
+	if rs[0].Internal != nil || rs[2].Internal != nil || len(rs[2].Sizes) != 1 {
+		t.Errorf("a.py, c.py: %v, %v, %v", rs[0].Internal, rs[2].Internal, rs[2].Sizes)
+	}
+	if rs[1].Internal == nil || !strings.Contains(rs[1].Internal.Error(), "crashed on this file") || len(rs[1].Records) != 0 {
+		t.Errorf("b.py: %v, records %q", rs[1].Internal, rs[1].Records)
+	}
+}

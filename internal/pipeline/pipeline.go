@@ -177,6 +177,7 @@ type worker struct {
 	chunker         chunk.Chunker
 	fallback        chunk.Setup
 	fallbackChunker chunk.Chunker // made when first needed
+	sizer           chunk.Sizer   // checks cache entries
 	free            chan []byte   // read buffers to reuse
 }
 
@@ -199,8 +200,23 @@ func (w *worker) close() {
 }
 
 // run processes one file. Buffers are per result, so the writer may hold a
-// result while this worker moves on.
-func (w *worker) run(job Job) *Result {
+// result while this worker moves on. A panic (a bug in a chunker) fails
+// this file alone: it is reported and left out, and the worker starts
+// afresh with a new chunker for the next file.
+func (w *worker) run(job Job) (r *Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			r = &Result{Job: job, Method: w.cfg.Setup.Method, Outcome: Failed,
+				Message: fmt.Sprintf("internal error, castchunk crashed on this file (a bug; please report it): %v", p)}
+			w.chunker.Close()
+			w.chunker = w.cfg.Setup.New()
+		}
+	}()
+	return w.process(job)
+}
+
+// process reads, parses and chunks one file.
+func (w *worker) process(job Job) *Result {
 	r := &Result{Job: job, Method: w.cfg.Setup.Method}
 	if !utf8.ValidString(job.Path) {
 		// A record holds its path as JSON text; this one cannot be written
@@ -246,9 +262,12 @@ func (w *worker) cachedChunk(r *Result, src []byte) ([]chunk.Span, error) {
 		return w.chunk(r, src)
 	}
 	key := c.Key(r.Job.Lang.Name, src)
-	if e, ok := c.Get(key); ok && w.valid(e, src) {
-		r.Syntax, r.Cached = e.Syntax, true
-		return e.Spans, nil
+	if e, ok := c.Get(key); ok {
+		if w.valid(e, src) {
+			r.Syntax, r.Cached = e.Syntax, true
+			return e.Spans, nil
+		}
+		c.Remove(key) // its checksum held, but its spans are wrong for this file
 	}
 	spans, err := w.chunk(r, src)
 	if err == nil && r.Method == w.cfg.Setup.Method {
@@ -257,16 +276,28 @@ func (w *worker) cachedChunk(r *Result, src []byte) ([]chunk.Span, error) {
 	return spans, err
 }
 
-// valid double-checks a cache entry against the file before trusting it.
+// valid double-checks a cache entry against the file before trusting it:
+// the spans must be in order, within the file, of the sizes they claim and
+// within the budget, and tile it unless the method overlaps. An entry that
+// fails is recomputed, so the output is always that of an uncached run.
 func (w *worker) valid(e cache.Entry, src []byte) bool {
 	s := w.cfg.Setup
 	if e.Method != s.Method.Name {
 		return false
 	}
-	if s.Overlapping() {
-		return len(e.Spans) > 0 && e.Spans[len(e.Spans)-1].End == len(src)
+	w.sizer.Reset(src)
+	defer w.sizer.Release()
+	if !s.Overlapping() {
+		return chunk.Check(&w.sizer, e.Spans, s.Budget) == nil
 	}
-	return chunk.CheckTiling(e.Spans, len(src), s.Budget) == nil
+	prev := 0
+	for _, sp := range e.Spans {
+		if sp.Start < prev || sp.End <= sp.Start || sp.End > len(src) || sp.Size > s.Budget || w.sizer.Size(sp.Start, sp.End) != sp.Size {
+			return false
+		}
+		prev = sp.Start
+	}
+	return len(e.Spans) > 0 && e.Spans[0].Start == 0 && e.Spans[len(e.Spans)-1].End == len(src)
 }
 
 // chunk runs the configured method, falling back to sliding windows when the

@@ -696,3 +696,45 @@ func TestFIFONeverBlocks(t *testing.T) {
 		f.Close()
 	}
 }
+
+// TestCacheEntryWithWrongSpans: an entry whose checksum holds but whose
+// spans are wrong for the file (sizes that lie, a gap) made every later run
+// fail; it is now removed and recomputed, and the output is that of a run
+// without the cache.
+func TestCacheEntryWithWrongSpans(t *testing.T) {
+	content := pythonFile(40, 3)
+	_, jobs := setup(t, []file{{"a.py", content}})
+	c, err := cache.Open(t.TempDir(), "salt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config(1, 200)
+	plain := run(t, jobs, cfg)[0]
+	cfg.Cache = c
+	run(t, jobs, cfg) // stores the right entry
+	key := c.Key("python", []byte(content))
+	right, ok := c.Get(key)
+	if !ok || len(right.Spans) < 2 {
+		t.Fatalf("no entry stored: %v %+v", ok, right)
+	}
+	lies := []func(e *cache.Entry){
+		func(e *cache.Entry) { e.Spans[0].Size++ },                       // a size that lies
+		func(e *cache.Entry) { e.Spans = e.Spans[1:] },                   // a gap at the start
+		func(e *cache.Entry) { e.Spans[0].End = 1; e.Spans[0].Size = 1 }, // a gap after it
+		func(e *cache.Entry) { e.Spans[0].Size = 201 },                   // over the budget
+	}
+	for i, lie := range lies {
+		bad := cache.Entry{Method: right.Method, Syntax: right.Syntax, Spans: slices.Clone(right.Spans)}
+		lie(&bad)
+		if err := c.Put(key, bad); err != nil {
+			t.Fatal(err)
+		}
+		r := run(t, jobs, cfg)[0]
+		if r.Cached || r.Internal != nil || !bytes.Equal(r.Records, plain.Records) {
+			t.Errorf("lie %d: cached %v, internal %v, same records as uncached %v", i, r.Cached, r.Internal, bytes.Equal(r.Records, plain.Records))
+		}
+		if again := run(t, jobs, cfg)[0]; !again.Cached || !bytes.Equal(again.Records, plain.Records) {
+			t.Errorf("lie %d: the entry was not replaced by the right one", i)
+		}
+	}
+}
