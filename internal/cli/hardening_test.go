@@ -5,6 +5,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -95,5 +96,34 @@ func TestSignalStopsBlockedOpen(t *testing.T) {
 		if f, err := os.OpenFile(fifo, flag|syscall.O_NONBLOCK, 0); err == nil {
 			f.Close()
 		}
+	}
+}
+
+// TestCrashIsNotAUsageError: the Go runtime ends a crashed process with
+// status 2, castchunk's status for usage errors; with crashBySignal it ends
+// by SIGABRT instead. The test runs itself as the crashing process.
+func TestCrashIsNotAUsageError(t *testing.T) {
+	if os.Getenv("CASTCHUNK_TEST_CRASH") == "1" {
+		syscall.Setrlimit(syscall.RLIMIT_CORE, &syscall.Rlimit{}) // no core file in the package folder
+		crashBySignal()
+		done := make(chan struct{})
+		go func() { panic("a bug in a goroutine") }()
+		<-done
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashIsNotAUsageError$")
+	cmd.Env = append(os.Environ(), "CASTCHUNK_TEST_CRASH=1", "GOTRACEBACK=")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		t.Fatalf("the crashing process: %v", err)
+	}
+	status := exit.Sys().(syscall.WaitStatus)
+	if exit.ExitCode() == ExitUsage || !status.Signaled() || status.Signal() != syscall.SIGABRT {
+		t.Errorf("crash: exit code %d, signaled %v (%v); want SIGABRT, never status 2", exit.ExitCode(), status.Signaled(), status.Signal())
+	}
+	if !strings.Contains(stderr.String(), "a bug in a goroutine") {
+		t.Errorf("the crash does not say why: %.300s", stderr.String())
 	}
 }

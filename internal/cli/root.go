@@ -71,6 +71,7 @@ func Execute() int {
 		return ExitFailure
 	}
 	setMemoryLimit()
+	crashBySignal()
 	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -82,6 +83,12 @@ func Execute() int {
 	}
 	return Main(ctx, os.Args[1:], Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
 }
+
+// crashBySignal makes a crash of the Go runtime (out of memory, a panic no
+// one recovered, a fatal error) end the process with SIGABRT (status 134
+// in a shell) after printing every goroutine's stack, instead of the
+// runtime's usual exit status 2, which castchunk keeps for usage errors.
+func crashBySignal() { debug.SetTraceback("crash") }
 
 // setMemoryLimit gives the Go heap a soft limit of three quarters of the
 // memory the process may use (the machine's, or its cgroup's when lower),
