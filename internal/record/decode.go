@@ -2,11 +2,11 @@ package record
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,19 +30,31 @@ type LineError struct {
 func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
 func (e *LineError) Unwrap() error { return e.Err }
 
+// LongLineError is a line over the decoder's MaxLineBytes (the Err of a
+// *LineError): read to its end, never held whole.
+type LongLineError struct{ Max int }
+
+func (e *LongLineError) Error() string { return fmt.Sprintf("line longer than %d bytes", e.Max) }
+
 // Decoder reads records one line at a time: memory is bounded by the
-// longest line, not the stream. Every line must be one JSON object (records
-// are one object per line: pretty-printed JSON, as `jq .` prints it, is
-// refused with a hint to use `jq -c`), with no duplicate field, each known
-// field of its schema type, integers non-negative and the id, when present,
-// 32 lowercase hex digits.
+// longest line, not the stream, and a line costs little more than itself
+// and its content (the line is read in place: no second copy of it, and a
+// string field is one allocation of its decoded length). Every line must be
+// one JSON object (records are one object per line: pretty-printed JSON,
+// as `jq .` prints it, is refused with a hint to use `jq -c`), with no
+// duplicate field of the schema, each known field of its schema type,
+// integers non-negative and the id, when present, 32 lowercase hex digits.
+// Otherwise what the decoder accepts is what encoding/json accepts: valid
+// UTF-8, RFC 8259 JSON, a lone surrogate escape read as U+FFFD, at most
+// 10000 levels of nesting.
 //
 // By default the decoder accepts records that other tools enriched: fields
-// it does not know are skipped, the order is free, and only the fields in
-// Need must be present. Strict asks for exactly what the Encoder writes:
-// every required field of the schema, no unknown field, the schema's order,
-// no whitespace and the encoder's escapes, which is checked by writing the
-// line again canonically and comparing bytes.
+// it does not know are skipped (checked, not kept; a field it does not know
+// may repeat), the order is free, and only the fields in Need must be
+// present. Strict asks for exactly what the Encoder writes: every required
+// field of the schema, no unknown field, the schema's order, no whitespace
+// and the encoder's escapes, which is checked token by token against the
+// encoder's spelling as the line is read.
 type Decoder struct {
 	// MaxLineBytes limits the length of a line (without its '\n');
 	// 0 means DefaultMaxLine.
@@ -55,13 +67,26 @@ type Decoder struct {
 	// every required field of the schema.
 	Need []string
 
-	r     *bufio.Reader
-	line  int
-	buf   []byte // a line longer than the bufio buffer is assembled here
-	canon []byte // the line written canonically (Strict)
-	seen  []bool // fields of the schema met in the current line
-	err   error  // sticky: io.EOF or a read error
+	r    *bufio.Reader
+	line int
+	cur  []byte // a line longer than the bufio buffer is assembled here: in buf or big
+	buf  []byte // the decoder's own buffer, kept for the next line up to maxKeptLine
+	seen []bool // fields of the schema met in the current line
+	key  []byte // an escaped key, decoded
+	sc   scanner
+	err  error // sticky: io.EOF or a read error
+
+	// A line longer than bigLineAt is assembled in big, address space for
+	// the longest line (see mapLine), where it grows without copies and
+	// whose pages are given back as soon as the line is decoded.
+	big     []byte
+	inBig   bool // cur is in big
+	bigUsed int  // bytes of big written since they were last given back
+	unmap   runtime.Cleanup
 }
+
+// bigLineAt is the length past which a line moves to the mapped buffer.
+const bigLineAt = 1 << 20
 
 // NewDecoder returns a decoder reading from r.
 func NewDecoder(r io.Reader) *Decoder {
@@ -73,6 +98,10 @@ func (d *Decoder) Line() int { return d.line }
 
 var errTooLong = errors.New("line too long")
 
+// maxKeptLine is the largest line buffer of its own the decoder keeps for
+// the next line (when it has no mapped buffer).
+const maxKeptLine = 16 << 20
+
 // Decode reads the next line into *rec. It returns io.EOF after the last
 // line, a *LineError for a malformed line (rec is then unspecified, and the
 // next call reads the next line), or a read error, which is final.
@@ -83,6 +112,7 @@ func (d *Decoder) Decode(rec *Record) error {
 	if d.err != nil {
 		return d.err
 	}
+	defer d.release()
 	line, terminated, err := d.readLine()
 	switch {
 	case err == io.EOF && len(line) == 0:
@@ -93,7 +123,7 @@ func (d *Decoder) Decode(rec *Record) error {
 		if !terminated {
 			d.err = io.EOF
 		}
-		return &LineError{d.line, fmt.Errorf("line longer than %d bytes", d.maxLine())}
+		return &LineError{d.line, &LongLineError{d.maxLine()}}
 	case err != nil && err != io.EOF:
 		d.err = fmt.Errorf("record: reading line %d: %w", d.line+1, err)
 		return d.err
@@ -112,6 +142,22 @@ func (d *Decoder) Decode(rec *Record) error {
 	return nil
 }
 
+// release lets go of a long line once it is decoded, so that the caller's
+// work on the record runs beside its content only, not beside the line too.
+func (d *Decoder) release() {
+	d.sc.s, d.cur, d.inBig = nil, nil, false
+	if d.bigUsed > 0 {
+		giveBack(d.big[:d.bigUsed])
+		d.bigUsed = 0
+	}
+	if cap(d.buf) > maxKeptLine {
+		d.buf = nil
+	}
+	if cap(d.key) > 4<<10 {
+		d.key = nil
+	}
+}
+
 func (d *Decoder) maxLine() int {
 	if d.MaxLineBytes > 0 {
 		return d.MaxLineBytes
@@ -124,10 +170,7 @@ func (d *Decoder) maxLine() int {
 // its end and dropped (errTooLong), so the decoder stays in step.
 func (d *Decoder) readLine() (line []byte, terminated bool, err error) {
 	limit := d.maxLine()
-	if cap(d.buf) > 64<<20 {
-		d.buf = nil // do not hold on to the memory of one huge line
-	}
-	d.buf = d.buf[:0]
+	d.cur = d.buf[:0]
 	tooLong := false
 	for {
 		frag, err := d.r.ReadSlice('\n')
@@ -135,14 +178,14 @@ func (d *Decoder) readLine() (line []byte, terminated bool, err error) {
 		if err == nil {
 			n-- // drop the '\n'
 		}
-		if !tooLong && len(d.buf)+n > limit {
-			tooLong, d.buf = true, d.buf[:0]
+		if !tooLong && len(d.cur)+n > limit {
+			tooLong, d.cur = true, nil
 		}
 		if !tooLong {
-			if err == nil && len(d.buf) == 0 {
+			if err == nil && len(d.cur) == 0 {
 				return frag[:n], true, nil // the common case: no copy
 			}
-			d.buf = append(d.buf, frag[:n]...)
+			d.appendLine(frag[:n], limit)
 		}
 		switch {
 		case err == bufio.ErrBufferFull:
@@ -150,8 +193,51 @@ func (d *Decoder) readLine() (line []byte, terminated bool, err error) {
 		case tooLong && (err == nil || err == io.EOF):
 			return nil, err == nil, errTooLong
 		}
-		return d.buf, err == nil, err
+		return d.cur, err == nil, err
 	}
+}
+
+// appendLine appends frag to the line in d.cur, which is at most limit
+// bytes long. A line that grows past bigLineAt moves to the mapped buffer,
+// where it grows in place; otherwise (or when there is no mapped buffer)
+// the buffer doubles, made anew rather than appended to, so that its spare
+// capacity costs no memory until it is written.
+func (d *Decoder) appendLine(frag []byte, limit int) {
+	need := len(d.cur) + len(frag)
+	if need > cap(d.cur) && !d.inBig && need > bigLineAt && d.mapBig(limit) {
+		n := copy(d.big, d.cur)
+		d.cur, d.inBig = d.big[:n], true
+	}
+	if need > cap(d.cur) {
+		grown := make([]byte, len(d.cur), min(max(2*cap(d.cur), need, 64<<10), max(limit, need)))
+		copy(grown, d.cur)
+		d.cur = grown
+	}
+	d.cur = append(d.cur, frag...)
+	if d.inBig {
+		d.bigUsed = max(d.bigUsed, len(d.cur))
+	} else {
+		d.buf = d.cur
+	}
+}
+
+// mapBig makes sure d.big holds a line of limit bytes.
+func (d *Decoder) mapBig(limit int) bool {
+	if len(d.big) >= limit {
+		return true
+	}
+	if d.big != nil {
+		d.unmap.Stop()
+		unmapLine(d.big)
+		d.big = nil
+	}
+	mem, ok := mapLine(limit)
+	if !ok {
+		return false
+	}
+	// The mapping is not Go memory: unmap it when the decoder goes.
+	d.big, d.unmap = mem, runtime.AddCleanup(d, unmapLine, mem)
+	return true
 }
 
 // parse decodes one line into rec and checks it; errors say what is wrong
@@ -167,55 +253,78 @@ func (d *Decoder) parse(line []byte, rec *Record) error {
 	if schema == nil {
 		schema = Default()
 	}
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
-	tok, err := dec.Token()
-	if err != nil {
-		return jsonError(err)
+	sc := &d.sc
+	sc.reset(line, d.Strict)
+	if !sc.more() {
+		return errEOF
 	}
-	if tok != json.Delim('{') {
-		return fmt.Errorf("not a JSON object (starts with %s)", typeName(tok))
-	}
-	*rec = Record{}
-	d.seen = append(d.seen[:0], make([]bool, len(schema.fields))...)
-	d.canon = append(d.canon[:0], '{')
-	last := -1
-	for dec.More() {
-		tok, err := dec.Token()
+	if line[sc.i] != '{' {
+		kind, err := sc.kind()
 		if err != nil {
-			return jsonError(err)
-		}
-		name, _ := tok.(string) // inside an object, Token yields string keys
-		if len(d.canon) > 1 {
-			d.canon = append(d.canon, ',')
-		}
-		d.canon, _, _ = appendString(d.canon, []byte(name))
-		d.canon = append(d.canon, ':')
-		f, i := schema.field(name)
-		switch {
-		case f == nil && d.Strict:
-			return fmt.Errorf("unknown field %q (without --strict, fields castchunk does not know are ignored)", name)
-		case f == nil:
-			if d.canon, err = copyValue(dec, d.canon); err != nil {
-				return err
-			}
-			continue
-		case d.seen[i]:
-			return fmt.Errorf("duplicate field %q", name)
-		case d.Strict && i < last:
-			return fmt.Errorf("field %q comes after %q; the order is %s", name, schema.fields[last].Name, strings.Join(schema.Names(), ", "))
-		}
-		d.seen[i], last = true, i
-		if err := d.value(dec, f, rec); err != nil {
 			return err
 		}
+		return fmt.Errorf("not a JSON object (starts with %s)", kind)
 	}
-	if _, err := dec.Token(); err != nil { // the closing '}'
-		return jsonError(err)
+	sc.i++
+	*rec = Record{}
+	if len(d.seen) != len(schema.fields) {
+		d.seen = make([]bool, len(schema.fields))
 	}
-	d.canon = append(d.canon, '}')
-	end := dec.InputOffset()
-	if _, err := dec.Token(); err != io.EOF {
+	clear(d.seen)
+	if !sc.more() {
+		return errEOF
+	}
+	last := -1
+	if line[sc.i] == '}' {
+		sc.i++
+	} else {
+		for {
+			if !sc.more() {
+				return errEOF
+			}
+			if line[sc.i] != '"' {
+				return sc.syntax("looking for beginning of object key string")
+			}
+			start, end, n, escaped, err := sc.str()
+			if err != nil {
+				return err
+			}
+			if err := sc.colon(); err != nil {
+				return err
+			}
+			f, i := d.field(schema, start, end, n, escaped)
+			switch {
+			case f == nil && d.Strict:
+				return fmt.Errorf("unknown field %q (without --strict, fields castchunk does not know are ignored)", d.keyName(start, end, escaped))
+			case f == nil:
+				if err := sc.skip(1); err != nil {
+					return err
+				}
+			case d.seen[i]:
+				return fmt.Errorf("duplicate field %q", f.Name)
+			case d.Strict && i < last:
+				return fmt.Errorf("field %q comes after %q; the order is %s", f.Name, schema.fields[last].Name, strings.Join(schema.Names(), ", "))
+			default:
+				d.seen[i], last = true, i
+				if err := d.value(f, rec); err != nil {
+					return err
+				}
+			}
+			if !sc.more() {
+				return errEOF
+			}
+			if line[sc.i] == '}' {
+				sc.i++
+				break
+			}
+			if line[sc.i] != ',' {
+				return sc.syntax("after object key:value pair")
+			}
+			sc.i++
+		}
+	}
+	end := sc.i
+	if sc.more() {
 		return fmt.Errorf("data after the object at column %d", end+1)
 	}
 	if missing := d.missing(schema); missing != "" {
@@ -224,87 +333,83 @@ func (d *Decoder) parse(line []byte, rec *Record) error {
 	if f, i := schema.field("id"); f != nil && d.seen[i] && !validID(rec.ID) {
 		return fmt.Errorf("field \"id\": %q is not %d lowercase hex digits", rec.ID, IDLen)
 	}
-	if d.Strict && !bytes.Equal(line, d.canon) {
-		col := 0
-		for col < len(line) && col < len(d.canon) && line[col] == d.canon[col] {
-			col++
-		}
-		return fmt.Errorf("not in canonical form at column %d (whitespace or escape spelling differs from the encoder's)", col+1)
+	if d.Strict && sc.canon >= 0 {
+		return fmt.Errorf("not in canonical form at column %d (whitespace or escape spelling differs from the encoder's)", sc.canon+1)
 	}
 	return nil
 }
 
-// value reads the value of a known field into rec, and writes it
-// canonically.
-func (d *Decoder) value(dec *json.Decoder, f *Field, rec *Record) error {
-	val, err := dec.Token()
-	if err != nil {
-		return jsonError(err)
+// field finds the schema field of the key whose body is line[start:end]
+// (n bytes decoded): nil and -1 when the schema has none.
+func (d *Decoder) field(schema *Schema, start, end, n int, escaped bool) (*Field, int) {
+	name := d.sc.s[start:end]
+	if escaped {
+		if n > maxNameLen(schema) {
+			return nil, -1
+		}
+		d.key = d.sc.appendUnquoted(d.key[:0], start, end)
+		name = d.key
 	}
-	switch f.Type {
-	case Int:
-		n, err := nonNegInt(val)
+	i, ok := schema.byName[string(name)]
+	if !ok {
+		return nil, -1
+	}
+	return schema.fields[i], i
+}
+
+// keyName is the decoded key whose body is line[start:end], for a message.
+func (d *Decoder) keyName(start, end int, escaped bool) string {
+	if !escaped {
+		return string(d.sc.s[start:end])
+	}
+	return string(d.sc.appendUnquoted(nil, start, end))
+}
+
+// maxNameLen is the length of the schema's longest field name: a longer
+// key names no field.
+func maxNameLen(schema *Schema) int {
+	n := 0
+	for _, f := range schema.fields {
+		n = max(n, len(f.Name))
+	}
+	return n
+}
+
+// value reads the value of a known field into rec.
+func (d *Decoder) value(f *Field, rec *Record) error {
+	sc := &d.sc
+	if !sc.more() {
+		return errEOF
+	}
+	c := sc.s[sc.i]
+	switch {
+	case f.Type == Int && (c == '-' || '0' <= c && c <= '9'):
+		start := sc.i
+		if err := sc.number(); err != nil {
+			return err
+		}
+		n, err := nonNegInt(sc.s[start:sc.i])
 		if err != nil {
 			return fmt.Errorf("field %q: %v", f.Name, err)
 		}
 		f.Set(rec, Value{Int: n})
-		d.canon = append(d.canon, val.(json.Number)...)
-	default:
-		s, ok := val.(string)
-		if !ok {
-			return fmt.Errorf("field %q: want a string, got %s", f.Name, typeName(val))
+	case f.Type == String && c == '"':
+		start, end, n, escaped, err := sc.str()
+		if err != nil {
+			return err
 		}
-		f.Set(rec, Value{Str: s})
-		d.canon, _, _ = appendString(d.canon, []byte(s))
+		f.Set(rec, Value{Str: sc.unquote(start, end, n, escaped)})
+	default:
+		kind, err := sc.kind()
+		if err != nil {
+			return err
+		}
+		if f.Type == Int {
+			return fmt.Errorf("field %q: want an integer, got %s", f.Name, kind)
+		}
+		return fmt.Errorf("field %q: want a string, got %s", f.Name, kind)
 	}
 	return nil
-}
-
-// copyValue reads one JSON value of any kind (a field the decoder does not
-// know) and writes it canonically to dst.
-func copyValue(dec *json.Decoder, dst []byte) ([]byte, error) {
-	type open struct {
-		object bool
-		n      int // keys and values written so far
-	}
-	var stack []open
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return dst, jsonError(err)
-		}
-		if delim, ok := tok.(json.Delim); ok && (delim == '}' || delim == ']') {
-			dst = append(dst, byte(delim))
-			stack = stack[:len(stack)-1]
-		} else {
-			if len(stack) > 0 {
-				top := &stack[len(stack)-1]
-				switch {
-				case top.object && top.n%2 == 1:
-					dst = append(dst, ':')
-				case top.n > 0:
-					dst = append(dst, ',')
-				}
-				top.n++
-			}
-			switch v := tok.(type) {
-			case json.Delim:
-				dst = append(dst, byte(v))
-				stack = append(stack, open{object: v == '{'})
-			case string:
-				dst, _, _ = appendString(dst, []byte(v))
-			case json.Number:
-				dst = append(dst, v...)
-			case bool:
-				dst = strconv.AppendBool(dst, v)
-			case nil:
-				dst = append(dst, "null"...)
-			}
-		}
-		if len(stack) == 0 {
-			return dst, nil
-		}
-	}
 }
 
 // missing names the fields a record must have and this line lacks.
@@ -332,39 +437,6 @@ func (d *Decoder) needs(f *Field) bool {
 	return slices.Contains(d.Need, f.Name)
 }
 
-func typeName(v json.Token) string {
-	switch v := v.(type) {
-	case json.Delim:
-		if v == '{' {
-			return "an object"
-		}
-		if v == '[' {
-			return "an array"
-		}
-		return fmt.Sprintf("%q", string(v))
-	case string:
-		return "a string"
-	case json.Number, float64:
-		return "a number"
-	case bool:
-		return "a boolean"
-	case nil:
-		return "null"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
-func jsonError(err error) error {
-	var se *json.SyntaxError
-	switch {
-	case errors.As(err, &se):
-		return fmt.Errorf("malformed JSON at column %d: %v", se.Offset, se)
-	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
-		return errors.New("malformed JSON: the line ends inside the object (records are one JSON object per line: pretty-printed JSON, as `jq .` writes it, is not read; use `jq -c`)")
-	}
-	return fmt.Errorf("malformed JSON: %v", err)
-}
-
 // Check reports the first way r contradicts itself: an empty or reversed
 // byte range, content whose length, line count or size disagrees with the
 // numbers, an empty path, language or method. It does not look at the file
@@ -387,29 +459,31 @@ func (r *Record) Check() error {
 	if want := r.StartLine + strings.Count(r.Content[:len(r.Content)-1], "\n"); r.EndLine != want {
 		return fmt.Errorf("end_line is %d, content from line %d ends on line %d", r.EndLine, r.StartLine, want)
 	}
-	if want := chunk.Size([]byte(r.Content)); r.Size != want {
+	if want := chunk.Size(bytesOf(r.Content)); r.Size != want {
 		return fmt.Errorf("size is %d, content has %d non-whitespace characters", r.Size, want)
 	}
 	return nil
 }
 
-// nonNegInt accepts a JSON number that is a non-negative integer in int
-// range, spelled plainly (no sign, fraction or exponent).
-func nonNegInt(v json.Token) (int, error) {
-	num, ok := v.(json.Number)
-	if !ok {
-		return 0, fmt.Errorf("want an integer, got %s", typeName(v))
+// nonNegInt reads a JSON number (already checked to be one) that must be
+// a non-negative integer in int range, spelled plainly (no sign, fraction
+// or exponent).
+func nonNegInt(num []byte) (int, error) {
+	if num[0] == '-' {
+		return 0, fmt.Errorf("%s is negative", num)
 	}
-	s := string(num)
-	if strings.HasPrefix(s, "-") {
-		return 0, fmt.Errorf("%s is negative", s)
+	n := 0
+	for _, c := range num {
+		if c < '0' || c > '9' {
+			return 0, fmt.Errorf("%s is not an integer", num)
+		}
 	}
-	if strings.ContainsAny(s, ".eE") {
-		return 0, fmt.Errorf("%s is not an integer", s)
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return 0, fmt.Errorf("%s is out of range", s)
+	for _, c := range num {
+		d := int(c - '0')
+		if n > (math.MaxInt-d)/10 {
+			return 0, fmt.Errorf("%s is out of range", num)
+		}
+		n = n*10 + d
 	}
 	return n, nil
 }

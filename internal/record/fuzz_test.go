@@ -2,16 +2,30 @@ package record
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
+	"strconv"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/castchunk/castchunk/internal/chunk"
 )
 
 // FuzzDecoder feeds arbitrary bytes to the decoder: it must never panic or
-// loop, and every record it accepts must be exactly what the encoder writes
-// for it (the decoder only accepts canonical lines).
+// loop, every record it accepts with Strict must be exactly what the
+// encoder writes for it (the decoder only accepts canonical lines), and,
+// line by line, it must agree with encoding/json:
+//
+//   - without Strict, a line is accepted exactly when encoding/json reads
+//     it as one object whose known fields have their schema types, plus the
+//     decoder's documented rules: valid UTF-8, every required field, no
+//     known field twice, integers spelled as non-negative integers in int
+//     range, the id of 32 lowercase hex digits; and the record holds the
+//     values encoding/json reads;
+//   - with Strict, a line is accepted exactly when it is accepted without
+//     Strict and is what the encoder writes for the record read.
 func FuzzDecoder(f *testing.F) {
 	src := []byte("\ufeffdef f():\r\n\treturn \"é\\u2028\"\n")
 	good, err := AppendFile(nil, File{Path: "a.py", Language: "python", Method: "cast", Src: src},
@@ -22,6 +36,20 @@ func FuzzDecoder(f *testing.F) {
 	f.Add(good)
 	f.Add([]byte("{}\n"))
 	f.Add([]byte(`{"id":"00000000000000000000000000000000","path":"p","language":"x","method":"cast","index":0,"start_line":1,"end_line":1,"start_byte":0,"end_byte":1,"size":1,"content":"x"}`))
+	line := string(good[:bytes.IndexByte(good, '\n')])
+	for _, variant := range []string{
+		strings.Replace(line, `{"id"`, `{"\u0069d"`, 1),
+		strings.Replace(line, `"content":"`, `"content":"\ud83d\ude00\ud800\udc00\u00e9\/`, 1),
+		strings.Replace(line, `{`, `{"x":[{"y":[1,-2.5e+3,true,null]},"\u2028"],`, 1),
+		strings.Replace(line, `,"`, ` , "`, -1),
+		strings.Replace(line, `"index":0`, `"index":-0`, 1),
+		strings.Replace(line, `"index":0`, `"index":9223372036854775808`, 1),
+		strings.Replace(line, `"size":`, `"size":1,"size":`, 1),
+		strings.Replace(line, `{`, `{"x":1,"x":2,`, 1),
+		line + " \r\t",
+	} {
+		f.Add([]byte(variant + "\n"))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dec := NewDecoder(bytes.NewReader(data))
 		dec.Strict = true
@@ -30,7 +58,7 @@ func FuzzDecoder(f *testing.F) {
 		for {
 			err := dec.Decode(&rec)
 			if err == io.EOF {
-				return
+				break
 			}
 			var lineErr *LineError
 			if errors.As(err, &lineErr) {
@@ -48,5 +76,95 @@ func FuzzDecoder(f *testing.F) {
 				t.Fatalf("accepted a line that is not canonical:\n got %q\nwant %q", line, again)
 			}
 		}
+
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			lenient, lerr := decodeLine(line, false)
+			want, ok := jsonRecord(line)
+			if (lerr == nil) != ok {
+				t.Fatalf("decoder: %v; encoding/json accepts: %v\n%q", lerr, ok, line)
+			}
+			if ok && lenient != want {
+				t.Fatalf("decoder and encoding/json read different records:\n%+v\n%+v\n%q", lenient, want, line)
+			}
+			strict, serr := decodeLine(line, true)
+			canonical := false
+			if lerr == nil {
+				again, err := new(Encoder).AppendRecord(nil, &lenient)
+				canonical = err == nil && bytes.Equal(again, append(line, '\n'))
+			}
+			if (serr == nil) != canonical {
+				t.Fatalf("Strict: %v; accepted without Strict and canonical: %v\n%q", serr, canonical, line)
+			}
+			if serr == nil && strict != lenient {
+				t.Fatalf("Strict and lenient records differ:\n%+v\n%+v", strict, lenient)
+			}
+		}
 	})
+}
+
+// decodeLine decodes one line (without its '\n') with a new decoder.
+func decodeLine(line []byte, strict bool) (Record, error) {
+	dec := NewDecoder(bytes.NewReader(append(line[:len(line):len(line)], '\n')))
+	dec.Strict = strict
+	var r Record
+	err := dec.Decode(&r)
+	return r, err
+}
+
+// jsonRecord is the decoder's lenient rules written with encoding/json: the
+// record of line, and whether the decoder must accept it.
+func jsonRecord(line []byte) (Record, bool) {
+	var r Record
+	if len(line) == 0 || !utf8.Valid(line) || !json.Valid(line) {
+		return r, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return r, false
+	}
+	schema := Default()
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			panic(err) // json.Valid said it is valid
+		}
+		key := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			panic(err)
+		}
+		f, _ := schema.field(key)
+		if f == nil {
+			continue
+		}
+		if seen[key] {
+			return r, false
+		}
+		seen[key] = true
+		switch f.Type {
+		case Int:
+			s := string(raw)
+			if s == "" || s[0] < '0' || s[0] > '9' || strings.ContainsAny(s, ".eE") {
+				return r, false
+			}
+			n, err := strconv.Atoi(s)
+			if err != nil {
+				return r, false
+			}
+			f.Set(&r, Value{Int: n})
+		default:
+			var s string
+			if raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+				return r, false
+			}
+			f.Set(&r, Value{Str: s})
+		}
+	}
+	for _, f := range schema.fields {
+		if !f.Optional && !seen[f.Name] {
+			return r, false
+		}
+	}
+	return r, validID(r.ID)
 }
