@@ -1,15 +1,12 @@
 package walk
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"os/user"
 	"path/filepath"
 	"strings"
-
-	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
 )
 
 // repo is a git work tree found around a walk root.
@@ -207,33 +204,20 @@ func xdgConfigHome() string {
 	return ""
 }
 
-// readConfig reads a git config file. A missing file is empty; one that is
-// there but cannot be read is empty and an error. A file that does not
-// parse yields what was read before the error: git would refuse to run,
-// castchunk just does its best.
-func readConfig(file string) (*gitconfig.Config, error) {
-	cfg := gitconfig.New()
+// readConfig reads a git config file (see parseConfig). A missing file is
+// empty; one that is there but cannot be read is empty and an error. A
+// file that does not parse yields what was read before the bad line: git
+// would refuse to run, castchunk just does its best.
+func readConfig(file string) (gitConfig, error) {
 	data, err := readMeta(file, maxRulesSize, false)
 	if err != nil {
 		if missing(err) {
 			err = nil
 		}
-		return cfg, err
+		return gitConfig{}, err
 	}
-	_ = gitconfig.NewDecoder(bytes.NewReader(data)).Decode(cfg)
+	cfg, _ := parseConfig(data)
 	return cfg, nil
-}
-
-// configValue returns the last value of section.key in a git config.
-func configValue(cfg *gitconfig.Config, section, key string) (string, bool) {
-	if !cfg.HasSection(section) {
-		return "", false
-	}
-	opts := cfg.Section(section).Options
-	if !opts.Has(key) {
-		return "", false
-	}
-	return opts.Get(key), true
 }
 
 // expandTilde expands "~/..." and "~user/..." as git_config_pathname does.
