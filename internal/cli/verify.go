@@ -5,19 +5,23 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/castchunk/castchunk/internal/bytesize"
 	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/verify"
 )
 
 // verifyOptions are the flags of `castchunk verify`.
 type verifyOptions struct {
-	root    string
-	maxSize int
-	strict  bool
+	root             string
+	maxSize          int
+	strict           bool
+	maxFileSize      string
+	allowOutsideRoot bool
 }
 
 func newVerifyCmd(s Streams) *cobra.Command {
@@ -33,6 +37,17 @@ a method castchunk has (the same for all chunks of a file), size within
 --max-size when given, and each file's chunks tiling it: no gap, no overlap
 (except between sliding windows with overlap), none missing at the end.
 
+Records are input like any other, so verify reads only regular files (a
+device, FIFO or folder is a problem, and is not opened in a way that could
+wait), of at most --max-file-size, under --root: a path outside it (an
+absolute path not under --root, a path that climbs out with .., a symbolic
+link that leads out or is absolute) is one problem line and is not read,
+unless --allow-outside-root. Absolute paths, as castchunk chunk /abs/dir
+writes them, are read with --root /abs/dir (or any folder above it, such as
+/), or with --allow-outside-root. A record line longer than any record of a
+file of --max-file-size could be (6 x SIZE + 1 MiB) is a problem and is not
+held in memory.
+
 Records enriched by other tools are accepted: fields castchunk does not know
 are ignored and the order of fields is free (one JSON object per line is
 required). --strict accepts only what castchunk writes, byte for byte.
@@ -41,7 +56,8 @@ Prints one line per problem and a summary. Exit status: 0 no problem; 1
 problems found (or the output could not be written); 2 usage error; 3 the
 records file could not be read; 130 interrupted.`,
 		Example: `  castchunk chunk . | castchunk verify --max-size 2000
-  castchunk verify --root repo chunks.jsonl`,
+  castchunk verify --root repo chunks.jsonl
+  castchunk chunk /srv/repo | castchunk verify --root /srv/repo`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runVerify(cmd.Context(), o, args, s)
@@ -50,6 +66,8 @@ records file could not be read; 130 interrupted.`,
 	cmd.Flags().StringVar(&o.root, "root", ".", "`DIR` the records' paths are relative to")
 	cmd.Flags().IntVar(&o.maxSize, "max-size", 0, "fail chunks larger than the budget `N` (0: no budget check)")
 	cmd.Flags().BoolVar(&o.strict, "strict", false, "accept only records exactly as castchunk writes them: no unknown field, fields in order, compact JSON")
+	cmd.Flags().StringVar(&o.maxFileSize, "max-file-size", "10MiB", "do not read files larger than `SIZE` (bytes, or with a unit: 512KiB, 64MiB; 0: no limit): such a file is a problem")
+	cmd.Flags().BoolVar(&o.allowOutsideRoot, "allow-outside-root", false, "also read files outside --root: absolute paths not under it, paths with .., symbolic links that lead out")
 	_ = cmd.RegisterFlagCompletionFunc("root", dirCompletion)
 	return cmd
 }
@@ -58,15 +76,32 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 	if o.maxSize < 0 {
 		return usageError("--max-size must not be negative")
 	}
-	in, name, closeIn, err := openInput(args, s.In)
+	limit, err := bytesize.Parse(o.maxFileSize)
+	if err != nil {
+		return usageError("--max-file-size: %v", err)
+	}
+	// Opening a FIFO waits for a writer, and reading a pipe or a terminal
+	// for data: neither may keep a signal from stopping the run.
+	var in io.Reader
+	var name string
+	var closeIn func()
+	err = interruptible(ctx, func() (err error) {
+		in, name, closeIn, err = openInput(args, s.In)
+		return err
+	})
 	if err != nil {
 		return err
 	}
 	defer closeIn()
+	in = interruptibleReader{ctx, in}
 	out := newLineWriter(s.Out)
-	v := &verify.Verifier{Root: o.root, Budget: o.maxSize, Report: func(p verify.Problem) { out.println(p.String()) }}
+	v := &verify.Verifier{
+		Root: o.root, AllowOutsideRoot: o.allowOutsideRoot, MaxFileSize: limit, Budget: o.maxSize,
+		Report: func(p verify.Problem) { out.println(problemLine(p)) },
+	}
 	dec := record.NewDecoder(in)
 	dec.Strict = o.strict
+	dec.MaxLineBytes = maxRecordLine(limit)
 	var rec record.Record
 	for ctx.Err() == nil {
 		err := dec.Decode(&rec)
@@ -76,7 +111,12 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 		var lineErr *record.LineError
 		if errors.As(err, &lineErr) {
 			v.Problems++
-			out.println(fmt.Sprintf("%s: %v", name, err))
+			msg := fmt.Sprintf("%s: %s", quoteName(name), safeText(err.Error()))
+			var long *record.LongLineError
+			if errors.As(err, &long) && limit > 0 {
+				msg += fmt.Sprintf(" (longer than any record of a file within --max-file-size %s)", bytesize.Format(limit))
+			}
+			out.println(msg)
 			continue
 		}
 		if err != nil {
@@ -101,6 +141,24 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 	return nil
 }
 
+// problemLine is p as verify prints it: a record's path and the message
+// are input, so they are quoted or escaped when they would not print
+// safely on one line (a path must not forge a line of the report).
+func problemLine(p verify.Problem) string {
+	p.Path, p.Message = quoteName(p.Path), safeText(p.Message)
+	return p.String()
+}
+
+// maxRecordLine is the longest line a record of a file of at most limit
+// bytes can take: its content escaped (6 bytes a byte at most: \u0000), and
+// 1 MiB for the other fields. With no limit, the decoder's own.
+func maxRecordLine(limit int64) int {
+	if limit <= 0 || limit > (math.MaxInt-1<<20)/6 {
+		return 0
+	}
+	return int(6*limit + 1<<20)
+}
+
 // openInput opens the record stream named by the optional argument.
 func openInput(args []string, stdin io.Reader) (io.Reader, string, func(), error) {
 	if len(args) == 0 || args[0] == "-" {
@@ -111,6 +169,32 @@ func openInput(args []string, stdin io.Reader) (io.Reader, string, func(), error
 		return nil, "", nil, &exitError{code: ExitUnreadable, err: err}
 	}
 	return f, args[0], func() { f.Close() }, nil
+}
+
+// interruptibleReader reads r in the background and gives way to ctx: a
+// read that blocks for good does not hold the run once ctx is done (the
+// read goes on in the background; the process is about to exit).
+type interruptibleReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (ir interruptibleReader) Read(p []byte) (int, error) {
+	type result struct {
+		n   int
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		n, err := ir.r.Read(p)
+		done <- result{n, err}
+	}()
+	select {
+	case r := <-done:
+		return r.n, r.err
+	case <-ir.ctx.Done():
+		return 0, ir.ctx.Err()
+	}
 }
 
 // lineWriter prints lines and remembers the first write error, so a long

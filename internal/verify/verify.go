@@ -1,16 +1,26 @@
 // Package verify checks chunk records against the files they name: the
 // proof, for a CI step, that an index was built from exact chunks. It holds
 // one file at a time, so memory is bounded by the largest file however many
-// records stream through.
+// records stream through, and it reads only what it should: regular files
+// (never a device or a pipe), up to a size limit, under the root unless
+// told otherwise. Records may come from anywhere, so a record must not be a
+// way to read /etc/shadow, to hang on a FIFO or to fill memory from
+// /dev/zero.
 package verify
 
 import (
 	"bytes"
 	"crypto/sha256"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
+	"unsafe"
 
+	"github.com/castchunk/castchunk/internal/bytesize"
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/record"
@@ -32,9 +42,18 @@ func (p Problem) String() string {
 
 // Verifier checks a stream of records, one at a time, in output order.
 type Verifier struct {
-	Root   string // directory the record paths are relative to
-	Budget int    // > 0: every size must be at most this
-	Report func(Problem)
+	// Root is the directory the record paths are relative to ("": the
+	// current directory). Only files under it are read, unless
+	// AllowOutsideRoot: an absolute path is read when it lies under Root,
+	// and a path that leaves Root (by "..", or through a symbolic link that
+	// leads out or is absolute) is a problem of its file, never opened.
+	Root             string
+	AllowOutsideRoot bool
+	// MaxFileSize > 0: a file larger than this is a problem, not read
+	// (and no more than this is read of a file that grows meanwhile).
+	MaxFileSize int64
+	Budget      int // > 0: every size must be at most this
+	Report      func(Problem)
 
 	Records, Files, Problems int
 
@@ -83,7 +102,7 @@ func (v *Verifier) Add(r *record.Record) {
 		v.problem(r, fmt.Sprintf("byte range [%d,%d) runs past the end of the file (%d bytes)", r.StartByte, r.EndByte, len(f.data)))
 		return
 	}
-	if !bytes.Equal(f.data[r.StartByte:r.EndByte], []byte(r.Content)) {
+	if string(f.data[r.StartByte:r.EndByte]) != r.Content {
 		v.problem(r, fmt.Sprintf("content differs from the file's bytes [%d,%d)", r.StartByte, r.EndByte))
 	}
 	if want := f.lineOf(r.StartByte); r.StartLine != want {
@@ -136,10 +155,11 @@ func (v *Verifier) checkMethod(f *file, r *record.Record) {
 // checkID recomputes the id from the README's recipe; ids that follow it
 // are unique, since (path, content, repeat count) is.
 func (v *Verifier) checkID(f *file, r *record.Record) {
-	h := sha256.Sum256([]byte(r.Content))
+	content := bytesOf(r.Content)
+	h := sha256.Sum256(content)
 	k := f.repeats[h]
 	f.repeats[h] = k + 1
-	if want := record.ID(r.Path, []byte(r.Content), k); r.ID != want {
+	if want := record.ID(r.Path, content, k); r.ID != want {
 		v.problem(r, fmt.Sprintf("id is %s, the recipe gives %s (duplicated or altered record?)", r.ID, want))
 	}
 }
@@ -168,18 +188,162 @@ func (v *Verifier) open(path string) {
 	v.Files++
 	f := &file{path: path, line: 1, repeats: map[[sha256.Size]byte]int{}}
 	v.cur = f
-	name := filepath.FromSlash(path)
-	if !filepath.IsAbs(name) { // records of `castchunk chunk /abs/dir` name absolute paths
-		name = filepath.Join(v.Root, name)
-	}
-	data, err := os.ReadFile(name)
+	data, err := v.read(path)
 	if err != nil {
 		f.unreadable = true
-		v.fileProblem(path, fmt.Sprintf("cannot read the file: %v", err))
+		v.fileProblem(path, err.Error())
 		return
 	}
 	f.data = data
 }
+
+// Why a file is not read.
+var (
+	errOutside = errors.New("path is outside --root; pass --allow-outside-root to read it")
+	errLinkOut = errors.New("path leads outside --root through a symbolic link (or an absolute one); pass --allow-outside-root to read it")
+)
+
+// read reads the file a record names: a regular file, under the root
+// unless AllowOutsideRoot, of at most MaxFileSize bytes. It is opened
+// without blocking (a FIFO does not wait for a writer) and checked
+// through the open descriptor, so what is read is what was checked.
+func (v *Verifier) read(p string) ([]byte, error) {
+	if p == "" {
+		return nil, errors.New("cannot read the file: empty path")
+	}
+	fh, err := v.openFile(filepath.FromSlash(p))
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	info, err := fh.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the file: %w", err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s): only regular files are read", kind(info.Mode()))
+	}
+	limit := v.MaxFileSize
+	if limit > 0 && info.Size() > limit {
+		size, most := bytesize.Format(info.Size()), bytesize.Format(limit)
+		if size == most { // 10.01 MiB and 10 MiB both print as 10 MiB
+			size, most = fmt.Sprintf("%d bytes", info.Size()), fmt.Sprintf("%d bytes", limit)
+		}
+		return nil, fmt.Errorf("file too large (%s > %s limit); a larger --max-file-size reads it", size, most)
+	}
+	return readBounded(fh, info.Size(), limit)
+}
+
+// readBounded reads r to its end, expecting about size bytes, and refuses
+// to read more than one byte past limit (0: no limit): a file may grow
+// while it is read.
+func readBounded(r io.Reader, size, limit int64) ([]byte, error) {
+	if limit > 0 {
+		r = io.LimitReader(r, limit+1)
+		size = min(size, limit)
+	}
+	data := make([]byte, 0, size+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("cannot read the file: %w", err)
+		}
+	}
+	if limit > 0 && int64(len(data)) > limit {
+		return nil, fmt.Errorf("file too large (it grew past the %s limit as it was read)", bytesize.Format(limit))
+	}
+	return data, nil
+}
+
+// openFile opens name (a record's path, in the system's form) for reading,
+// without blocking.
+func (v *Verifier) openFile(name string) (*os.File, error) {
+	root := v.Root
+	if root == "" {
+		root = "."
+	}
+	const flags = os.O_RDONLY | syscall.O_NONBLOCK
+	if v.AllowOutsideRoot {
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(root, name)
+		}
+		fh, err := os.OpenFile(name, flags, 0)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read the file: %w", err)
+		}
+		return fh, nil
+	}
+	rel, ok := within(root, name)
+	if !ok {
+		return nil, errOutside
+	}
+	// os.Root resolves the path inside root, symbolic links included, and
+	// refuses any step out of it: no window between a check and the open.
+	dir, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the file: %w", err)
+	}
+	defer dir.Close()
+	fh, err := dir.OpenFile(rel, flags, 0)
+	if err != nil {
+		if escapes(err) {
+			return nil, errLinkOut
+		}
+		return nil, fmt.Errorf("cannot read the file: %w", err)
+	}
+	return fh, nil
+}
+
+// within returns name relative to root and whether it lies under root,
+// by its spelling: a relative name must not climb out with "..", an
+// absolute one must be under root's absolute path.
+func within(root, name string) (string, bool) {
+	if !filepath.IsAbs(name) {
+		return name, filepath.IsLocal(name)
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(abs, name)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", false
+	}
+	return rel, true
+}
+
+// escapes reports whether err is os.Root refusing a path that leaves it
+// (os does not export that error; a test pins its text).
+func escapes(err error) bool {
+	var pe *fs.PathError
+	return errors.As(err, &pe) && pe.Err.Error() == "path escapes from parent"
+}
+
+// kind names the type of a file that is not regular.
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "type " + m.Type().String()
+}
+
+// bytesOf returns the bytes of s without a copy, for reading only (a
+// content may be hundreds of MB).
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // lineOf returns the line of byte at, counting forward from the last query
 // (records come in order) or from the start when asked about an earlier byte.

@@ -508,7 +508,8 @@ func TestVerifyRepeatedContent(t *testing.T) {
 }
 
 // TestVerifyAbsolutePaths: `castchunk chunk /abs/dir` writes absolute
-// paths; verify reads them as they are, whatever --root is.
+// paths; verify reads them when they lie under the root, or anywhere with
+// AllowOutsideRoot, and refuses them otherwise.
 func TestVerifyAbsolutePaths(t *testing.T) {
 	dir := t.TempDir()
 	text := "a = 1\nb = 2\n"
@@ -517,7 +518,164 @@ func TestVerifyAbsolutePaths(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := decode(t, encode(t, nil, abs, "cast", []byte(text), lineSpans(t, text)))
-	if v, lines := check("somewhere/else", 0, recs); v.Problems != 0 {
-		t.Fatalf("absolute paths: %d problems: %q", v.Problems, lines)
+	if v, lines := checkWith(&Verifier{Root: "somewhere/else", AllowOutsideRoot: true}, recs); v.Problems != 0 {
+		t.Errorf("absolute paths, AllowOutsideRoot: %d problems: %q", v.Problems, lines)
 	}
+	for _, root := range []string{dir, filepath.Dir(dir), "/"} {
+		if v, lines := checkWith(&Verifier{Root: root}, recs); v.Problems != 0 {
+			t.Errorf("absolute paths under the root %s: %d problems: %q", root, v.Problems, lines)
+		}
+	}
+	want := abs + ": path is outside --root; pass --allow-outside-root to read it"
+	if _, lines := checkWith(&Verifier{Root: t.TempDir()}, recs); len(lines) != 1 || lines[0] != want {
+		t.Errorf("absolute path outside the root: got %q, want %q", lines, want)
+	}
+}
+
+// checkWith runs v over recs and returns its problem lines.
+func checkWith(v *Verifier, recs []record.Record) (*Verifier, []string) {
+	var lines []string
+	v.Report = func(p Problem) { lines = append(lines, p.String()) }
+	for i := range recs {
+		r := recs[i]
+		v.Add(&r)
+	}
+	v.Finish()
+	return v, lines
+}
+
+// recordsOf returns the clean records of text cut at the given lines, as
+// the encoder writes them for path.
+func recordsOf(t *testing.T, path, language, method, text string, cuts ...string) []record.Record {
+	t.Helper()
+	out, err := record.AppendFile(nil, record.File{Path: path, Language: language, Method: method, Src: []byte(text)}, lineSpans(t, text, cuts...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return decode(t, out)
+}
+
+// TestVerifyOutsideRoot: records are input like any other, so a record
+// must not make verify read a file outside --root (/etc/shadow) and tell,
+// by its messages, its size or whether guessed content matches. Such a
+// file is one problem line, and it is not opened.
+func TestVerifyOutsideRoot(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	secretDir := filepath.Join(base, "secret")
+	for _, d := range []string{filepath.Join(root, "sub"), secretDir} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	secret := "password = 'hunter2'\n"
+	if err := os.WriteFile(filepath.Join(secretDir, "s.py"), []byte(secret), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inside := "x = 1\n"
+	if err := os.WriteFile(filepath.Join(root, "sub", "in.py"), []byte(inside), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A record that guesses the secret right, and one that guesses wrong:
+	// verify must answer both the same way.
+	absSecret := filepath.ToSlash(filepath.Join(secretDir, "s.py"))
+	outside := "path is outside --root; pass --allow-outside-root to read it"
+	throughLink := "path leads outside --root through a symbolic link (or an absolute one); pass --allow-outside-root to read it"
+	cases := []struct {
+		name, path string
+		want       string // the one problem line's message; "" for none
+	}{
+		{"absolute", absSecret, outside},
+		{"dot-dot", "../secret/s.py", outside},
+		{"dot-dot after a folder", "sub/../../secret/s.py", outside},
+		{"dot-dot that stays inside", "sub/../sub/in.py", ""},
+		{"relative symlink out", "sub/link.py", throughLink},
+		{"absolute symlink out", "sub/abslink.py", throughLink},
+		{"symlink to a folder out", "sub/dirlink/s.py", throughLink},
+		{"symlink inside", "sub/inlink.py", ""},
+	}
+	for _, l := range []struct{ name, target string }{
+		{"link.py", "../../secret/s.py"},
+		{"abslink.py", filepath.Join(secretDir, "s.py")},
+		{"dirlink", "../../secret"},
+		{"inlink.py", "in.py"},
+	} {
+		if err := os.Symlink(l.target, filepath.Join(root, "sub", l.name)); err != nil {
+			t.Skipf("symbolic links: %v", err)
+		}
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			text := secret
+			if c.want == "" {
+				text = inside
+			}
+			right := recordsOf(t, c.path, "python", "cast", text)
+			wrong := recordsOf(t, c.path, "python", "cast", strings.Replace(text, "'", "\"", -1)+"# more\n")
+			var got [2][]string
+			for i, recs := range [][]record.Record{right, wrong} {
+				_, got[i] = checkWith(&Verifier{Root: root}, recs)
+			}
+			if c.want == "" {
+				if len(got[0]) != 0 {
+					t.Errorf("a file inside the root: %q", got[0])
+				}
+				return
+			}
+			want := []string{c.path + ": " + c.want}
+			for i := range got {
+				if !slices.Equal(got[i], want) {
+					t.Errorf("record %d: got %q, want %q", i, got[i], want)
+				}
+			}
+			// With AllowOutsideRoot the file is read.
+			if _, lines := checkWith(&Verifier{Root: root, AllowOutsideRoot: true}, right); len(lines) != 0 {
+				t.Errorf("AllowOutsideRoot: %q", lines)
+			}
+		})
+	}
+}
+
+// TestVerifyTooLarge: a file over MaxFileSize is one problem and is not
+// read; a file that grows past it while read is not read past it.
+func TestVerifyTooLarge(t *testing.T) {
+	root := t.TempDir()
+	var b strings.Builder
+	for i := range 15 {
+		fmt.Fprintf(&b, "v%02d = 1\n", i)
+	}
+	text := b.String() // 120 bytes
+	if err := os.WriteFile(filepath.Join(root, "big.py"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	recs := recordsOf(t, "big.py", "python", "cast", text, "v10")
+	_, lines := checkWith(&Verifier{Root: root, MaxFileSize: 100}, recs[len(recs)-1:])
+	want := "big.py: file too large (120 B > 100 B limit); a larger --max-file-size reads it"
+	if len(lines) != 1 || lines[0] != want {
+		t.Errorf("got %q, want %q", lines, want)
+	}
+	for _, limit := range []int64{0, 120, 1 << 20} {
+		if _, lines := checkWith(&Verifier{Root: root, MaxFileSize: limit}, recs); len(lines) != 0 {
+			t.Errorf("limit %d: %q", limit, lines)
+		}
+	}
+
+	// A file that grows as it is read (endless, like /dev/zero).
+	data, err := readBounded(endless{}, 10, 1000)
+	if err == nil || !strings.Contains(err.Error(), "grew past the 1000 B limit") || data != nil {
+		t.Errorf("endless file: %d bytes, %v", len(data), err)
+	}
+	if data, err := readBounded(strings.NewReader(text), 50, 0); err != nil || string(data) != text {
+		t.Errorf("no limit, a file larger than its size said: %d bytes, %v", len(data), err)
+	}
+}
+
+// endless reads as endless 'x' bytes, counting what is asked of it.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'x'
+	}
+	return len(p), nil
 }
