@@ -7,10 +7,12 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/castchunk/castchunk/internal/bytesize"
+	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/verify"
 )
@@ -21,6 +23,7 @@ type verifyOptions struct {
 	maxSize          int
 	strict           bool
 	maxFileSize      string
+	lang             string
 	allowOutsideRoot bool
 }
 
@@ -33,9 +36,15 @@ func newVerifyCmd(s Streams) *cobra.Command {
 against the file it names, relative to --root: every field present with the
 right type, content equal to the file's bytes at the byte range, line numbers
 and size right, the id as the README's recipe gives it (so ids are unique),
-a method castchunk has (the same for all chunks of a file), size within
---max-size when given, and each file's chunks tiling it: no gap, no overlap
-(except between sliding windows with overlap), none missing at the end.
+a method castchunk has (the same for all chunks of a file), a language
+castchunk has (the same for all chunks of a file), size within --max-size
+when given, and each file's chunks tiling it: no gap, no overlap (except
+between sliding windows with overlap), none missing at the end.
+
+The language must be the one the path's extension gives (.py: python), or,
+with --lang NAME, NAME: records made with chunk --lang need verify --lang. A
+path whose extension gives no language (chunk --lang python notes.txt) may
+name any language castchunk has.
 
 Records are input like any other, so verify reads only regular files (a
 device, FIFO or folder is a problem, and is not opened in a way that could
@@ -57,7 +66,8 @@ problems found (or the output could not be written); 2 usage error; 3 the
 records file could not be read; 130 interrupted.`,
 		Example: `  castchunk chunk . | castchunk verify --max-size 2000
   castchunk verify --root repo chunks.jsonl
-  castchunk chunk /srv/repo | castchunk verify --root /srv/repo`,
+  castchunk chunk /srv/repo | castchunk verify --root /srv/repo
+  castchunk chunk --lang python notes.txt | castchunk verify --lang python`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runVerify(cmd.Context(), o, args, s)
@@ -67,8 +77,10 @@ records file could not be read; 130 interrupted.`,
 	cmd.Flags().IntVar(&o.maxSize, "max-size", 0, "fail chunks larger than the budget `N` (0: no budget check)")
 	cmd.Flags().BoolVar(&o.strict, "strict", false, "accept only records exactly as castchunk writes them: no unknown field, fields in order, compact JSON")
 	cmd.Flags().StringVar(&o.maxFileSize, "max-file-size", "10MiB", "do not read files larger than `SIZE` (bytes, or with a unit: 512KiB, 64MiB; 0: no limit): such a file is a problem")
+	cmd.Flags().StringVar(&o.lang, "lang", "", "the records were made with chunk --lang `LANGUAGE` ("+strings.Join(lang.Names(), ", ")+"): every record must name it")
 	cmd.Flags().BoolVar(&o.allowOutsideRoot, "allow-outside-root", false, "also read files outside --root: absolute paths not under it, paths with .., symbolic links that lead out")
 	_ = cmd.RegisterFlagCompletionFunc("root", dirCompletion)
+	completeValues(cmd, "lang", lang.Names())
 	return cmd
 }
 
@@ -79,6 +91,9 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 	limit, err := bytesize.Parse(o.maxFileSize)
 	if err != nil {
 		return usageError("--max-file-size: %v", err)
+	}
+	if o.lang != "" && lang.ByName(o.lang) == nil {
+		return usageError("unknown language %q: want one of %s", o.lang, strings.Join(lang.Names(), ", "))
 	}
 	// Opening a FIFO waits for a writer, and reading a pipe or a terminal
 	// for data: neither may keep a signal from stopping the run.
@@ -96,7 +111,7 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 	in = interruptibleReader{ctx, in}
 	out := newLineWriter(s.Out)
 	v := &verify.Verifier{
-		Root: o.root, AllowOutsideRoot: o.allowOutsideRoot, MaxFileSize: limit, Budget: o.maxSize,
+		Root: o.root, AllowOutsideRoot: o.allowOutsideRoot, MaxFileSize: limit, Lang: o.lang, Budget: o.maxSize,
 		Report: func(p verify.Problem) { out.println(problemLine(p)) },
 	}
 	dec := record.NewDecoder(in)

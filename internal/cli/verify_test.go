@@ -105,6 +105,38 @@ func TestVerifyMaxFileSizeFlag(t *testing.T) {
 	}
 }
 
+// TestVerifyLangFlag: records made with chunk --lang name a language the
+// extension does not give; verify --lang accepts them, and a path with no
+// known extension may name any language.
+func TestVerifyLangFlag(t *testing.T) {
+	badSetup(t, map[string]string{"a.py": "x = 1\n", "notes.txt": "x = 1\n"})
+	java := chunked(t, "--lang", "java", "a.py")
+	out, code := verifyRun(t, java)
+	if code != 1 || !strings.HasPrefix(out, `a.py: chunk 0: language is "java", but .py files are python (if the records were made with chunk --lang java, verify with --lang java)`) {
+		t.Errorf("java records of a .py file: status %d, report:\n%s", code, out)
+	}
+	if out, code := verifyRun(t, java, "--lang", "java"); code != 0 {
+		t.Errorf("--lang java: status %d, report:\n%s", code, out)
+	}
+	if out, code := verifyRun(t, java, "--lang", "python"); code != 1 || !strings.Contains(out, `language is "java", not "python" as --lang says`) {
+		t.Errorf("--lang python on java records: status %d, report:\n%s", code, out)
+	}
+	notes := chunked(t, "--lang", "python", "notes.txt")
+	for _, args := range [][]string{nil, {"--lang", "python"}} {
+		if out, code := verifyRun(t, notes, args...); code != 0 {
+			t.Errorf("notes.txt chunked as python, verify %q: status %d, report:\n%s", args, code, out)
+		}
+	}
+	cobol := strings.ReplaceAll(notes, `"language":"python"`, `"language":"cobol"`)
+	if out, code := verifyRun(t, cobol); code != 1 || !strings.Contains(out, `language "cobol" is not one of`) {
+		t.Errorf("cobol: status %d, report:\n%s", code, out)
+	}
+	_, stderr, code := run(t, notes, "verify", "--lang", "cobol")
+	if code != 2 || !strings.Contains(stderr, `unknown language "cobol"`) {
+		t.Errorf("--lang cobol: status %d, stderr %q", code, stderr)
+	}
+}
+
 // TestVerifyQuotesNames: a record's path is input; a path that would not
 // print on one line is quoted, so it cannot forge a line of the report.
 func TestVerifyQuotesNames(t *testing.T) {

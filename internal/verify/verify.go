@@ -16,12 +16,14 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"syscall"
 	"unsafe"
 
 	"github.com/castchunk/castchunk/internal/bytesize"
 	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/record"
 )
@@ -52,8 +54,13 @@ type Verifier struct {
 	// MaxFileSize > 0: a file larger than this is a problem, not read
 	// (and no more than this is read of a file that grows meanwhile).
 	MaxFileSize int64
-	Budget      int // > 0: every size must be at most this
-	Report      func(Problem)
+	// Lang, when set, is the language every record must name: the records
+	// were made with chunk --lang. Otherwise a record's language must be
+	// one castchunk has and, when its path's extension names a language,
+	// that one.
+	Lang   string
+	Budget int // > 0: every size must be at most this
+	Report func(Problem)
 
 	Records, Files, Problems int
 
@@ -68,6 +75,7 @@ type file struct {
 	unreadable bool
 	records    int           // records of this file checked so far
 	method     *chunk.Method // the method of its first record
+	language   string        // the language of its first record
 	next       int           // index expected next
 	prevStart  int
 	covered    int // end of the text covered so far
@@ -91,6 +99,7 @@ func (v *Verifier) Add(r *record.Record) {
 		v.problem(r, err.Error())
 	}
 	v.checkMethod(f, r)
+	v.checkLanguage(f, r)
 	if r.EndByte <= r.StartByte {
 		return // no range to check the file against; Check said so
 	}
@@ -126,16 +135,20 @@ func (v *Verifier) checkTiling(f *file, r *record.Record) {
 		v.problem(r, fmt.Sprintf("the file's first chunk starts at byte %d, not 0", r.StartByte))
 	case !first && r.StartByte > f.covered:
 		v.problem(r, fmt.Sprintf("bytes [%d,%d) are in no chunk", f.covered, r.StartByte))
-	case !first && r.StartByte < f.covered && (f.method == nil || !f.method.MayOverlap || r.StartByte <= f.prevStart):
+	case !first && r.StartByte < f.covered && (!mayOverlap(f.method) || !mayOverlap(method.ByName(r.Method)) || r.StartByte <= f.prevStart):
 		v.problem(r, fmt.Sprintf("overlaps the previous chunk by %d bytes", f.covered-r.StartByte))
 	}
 	f.prevStart = r.StartByte
 	f.covered = max(f.covered, r.EndByte)
 }
 
+// mayOverlap reports whether m's chunks may overlap (nil: an unknown method).
+func mayOverlap(m *chunk.Method) bool { return m != nil && m.MayOverlap }
+
 // checkMethod checks that the record names a method castchunk has, and
 // the method of the file's other records: the tiling rule is the method's,
-// so a relabelled record must not slip an overlap through.
+// so a relabelled record must not slip an overlap through (checkTiling
+// allows an overlap only when the file's method and the record's allow it).
 func (v *Verifier) checkMethod(f *file, r *record.Record) {
 	m := method.ByName(r.Method)
 	switch {
@@ -149,6 +162,35 @@ func (v *Verifier) checkMethod(f *file, r *record.Record) {
 			name = f.method.Name
 		}
 		v.problem(r, fmt.Sprintf("method %q differs from the file's first chunk (%s)", r.Method, name))
+	}
+}
+
+// checkLanguage checks the record's language: one castchunk has, the one
+// --lang names when given, else the one the path's extension gives (a path
+// whose extension names no language was chunked with --lang: any language
+// castchunk has is accepted), and the same for all records of the file.
+// A wrong language of the file is one problem, at its first record.
+func (v *Verifier) checkLanguage(f *file, r *record.Record) {
+	if r.Language == "" {
+		return // Check reports it
+	}
+	if f.language != "" {
+		if r.Language != f.language {
+			v.problem(r, fmt.Sprintf("language %q differs from the file's first chunk (%s)", r.Language, f.language))
+		}
+		return
+	}
+	f.language = r.Language
+	l := lang.ByName(r.Language)
+	byExt := lang.ForPath(r.Path)
+	switch {
+	case l == nil:
+		v.problem(r, fmt.Sprintf("language %q is not one of %v", r.Language, lang.Names()))
+	case v.Lang != "" && r.Language != v.Lang:
+		v.problem(r, fmt.Sprintf("language is %q, not %q as --lang says", r.Language, v.Lang))
+	case v.Lang == "" && byExt != nil && byExt != l:
+		v.problem(r, fmt.Sprintf("language is %q, but %s files are %s (if the records were made with chunk --lang %s, verify with --lang %s)",
+			r.Language, path.Ext(r.Path), byExt.Name, r.Language, r.Language))
 	}
 }
 

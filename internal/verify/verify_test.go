@@ -679,3 +679,83 @@ func (endless) Read(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// TestVerifyLanguage: the language must be one castchunk has, the one
+// the extension gives (or the one --lang gives, for records made with
+// chunk --lang), and the same for all records of a file.
+func TestVerifyLanguage(t *testing.T) {
+	root := t.TempDir()
+	text := "x = 1\ny = 2\n"
+	for _, name := range []string{"a.py", "notes.txt", "Makefile"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct {
+		name, path, language, lang string
+		relabel                    string // the second record's language, when set
+		want                       string // the problem line; "" for none
+	}{
+		{"right", "a.py", "python", "", "", ""},
+		{"unknown", "a.py", "cobol", "", "", `a.py: chunk 0: language "cobol" is not one of [csharp java python tsx typescript]`},
+		{"other extension's", "a.py", "java", "", "", `a.py: chunk 0: language is "java", but .py files are python (if the records were made with chunk --lang java, verify with --lang java)`},
+		{"--lang says so", "a.py", "java", "java", "", ""},
+		{"--lang says otherwise", "a.py", "python", "java", "", `a.py: chunk 0: language is "python", not "java" as --lang says`},
+		{"unknown with --lang", "a.py", "cobol", "cobol", "", `a.py: chunk 0: language "cobol" is not one of [csharp java python tsx typescript]`},
+		{"no known extension", "notes.txt", "csharp", "", "", ""},
+		{"no extension", "Makefile", "python", "", "", ""},
+		{"no known extension, unknown language", "notes.txt", "cobol", "", "", `notes.txt: chunk 0: language "cobol" is not one of [csharp java python tsx typescript]`},
+		{"two languages in a file", "notes.txt", "python", "", "java", `notes.txt: chunk 1: language "java" differs from the file's first chunk (python)`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			recs := recordsOf(t, c.path, c.language, "cast", text, "y = 2")
+			if c.relabel != "" {
+				recs[1].Language = c.relabel
+			}
+			_, lines := checkWith(&Verifier{Root: root, Lang: c.lang}, recs)
+			if c.want == "" && len(lines) != 0 || c.want != "" && (len(lines) != 1 || lines[0] != c.want) {
+				t.Errorf("got %q, want %q", lines, c.want)
+			}
+		})
+	}
+}
+
+// TestVerifyRelabelledMethod: the tiling rule is the method's, so a record
+// relabelled "sliding" must not hide an overlap of cast chunks, whichever
+// record carries the label.
+func TestVerifyRelabelledMethod(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		relabel int // the record relabelled sliding
+		want    []string
+	}{
+		{"the overlapping record", 2, []string{
+			`a.py: chunk 2: method "sliding" differs from the file's first chunk (cast)`,
+			"a.py: chunk 2: overlaps the previous chunk by",
+		}},
+		{"the first record", 0, []string{
+			`a.py: chunk 1: method "cast" differs from the file's first chunk (sliding)`,
+			`a.py: chunk 2: method "cast" differs from the file's first chunk (sliding)`,
+			"a.py: chunk 2: overlaps the previous chunk by",
+			`a.py: chunk 3: method "cast" differs from the file's first chunk (sliding)`,
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fx := newFixture(t)
+			recs := fx.clone()[:4]
+			fx.remake(&recs[2], lineAt(fileA, 4), recs[2].EndByte) // starts inside chunk 1
+			fixIDs(recs)
+			recs[c.relabel].Method = "sliding"
+			_, lines := check(fx.root, 0, recs)
+			if len(lines) != len(c.want) {
+				t.Fatalf("got\n%s\nwant %d lines", strings.Join(lines, "\n"), len(c.want))
+			}
+			for i, w := range c.want {
+				if !strings.HasPrefix(lines[i], w) {
+					t.Errorf("line %d: %q, want %q…", i, lines[i], w)
+				}
+			}
+		})
+	}
+}
