@@ -1,0 +1,91 @@
+// Package detect tells what a file is beyond its extension: the
+// interpreter its shebang names, whether it is generated or vendored, and a
+// language name for text that no grammar parses. The generated and vendored
+// rules and the text names are GitHub's (linguist's, through go-enry), and a
+// file's git attributes (linguist-generated, linguist-vendored) override
+// them as they do on GitHub. It knows no grammar: package lang maps names
+// and interpreters to grammars.
+package detect
+
+import (
+	"bytes"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/go-enry/go-enry/v2"
+)
+
+// Interpreter returns the program a shebang line names ("python3" for
+// `#!/usr/bin/env python3`, "bash" for `#!/bin/bash`), with a Python-style
+// minor version dropped ("python3.11" → "python3"); "" when head does not
+// start with a shebang.
+func Interpreter(head []byte) string {
+	line, _, _ := bytes.Cut(head, []byte{'\n'})
+	if !bytes.HasPrefix(line, []byte("#!")) {
+		return ""
+	}
+	fields := strings.Fields(string(bytes.TrimSuffix(line[2:], []byte{'\r'})))
+	if len(fields) == 0 {
+		return ""
+	}
+	prog := path.Base(fields[0])
+	if prog == "env" {
+		rest := fields[1:]
+		for len(rest) > 0 && (strings.HasPrefix(rest[0], "-") || strings.Contains(rest[0], "=")) {
+			rest = rest[1:] // env's options (-S, -i) and VAR=value assignments
+		}
+		if len(rest) == 0 {
+			return ""
+		}
+		prog = path.Base(rest[0])
+	}
+	if m := minorVersion.FindStringIndex(prog); m != nil {
+		prog = prog[:m[0]]
+	}
+	return prog
+}
+
+// minorVersion is the ".11" of "python3.11".
+var minorVersion = regexp.MustCompile(`\.\d+$`)
+
+// Generated reports whether a file is generated: attr (linguist-generated;
+// nil when the attributes do not say) decides when set, else GitHub's rules
+// on the path and content (lock files, minified bundles, protobuf and gRPC
+// output, "Code generated ... DO NOT EDIT." and many more).
+func Generated(p string, content []byte, attr *bool) bool {
+	if attr != nil {
+		return *attr
+	}
+	return generatedName.MatchString(p) || enry.IsGenerated(p, content)
+}
+
+// generatedName adds to GitHub's rules the names that say "generated" on
+// their own, whatever the content: minified bundles, lock files and
+// protocol buffer / gRPC output that linguist recognises by content only.
+var generatedName = regexp.MustCompile(`(^|/)(` +
+	`[^/]*[.-]min\.(js|mjs|cjs|css)|` +
+	`yarn\.lock|Gemfile\.lock|mix\.lock|pubspec\.lock|Podfile\.lock|Cartfile\.resolved|Package\.resolved|packages\.lock\.json|go\.sum|` +
+	`[^/]*\.pb\.(go|cc|h|swift)|[^/]*_grpc\.pb\.go|[^/]*_pb2(_grpc)?\.pyi?|[^/]*_pb\.(js|d\.ts)|[^/]*_grpc_pb\.(js|d\.ts)` +
+	`)$`)
+
+// Vendored reports whether a file is vendored (third-party code kept in the
+// repository): attr (linguist-vendored) decides when set, else GitHub's
+// path rules (vendor/, node_modules/, third_party/, …).
+func Vendored(p string, attr *bool) bool {
+	if attr != nil {
+		return *attr
+	}
+	return enry.IsVendor(p)
+}
+
+// TextName names the language of a text file no grammar parses, as GitHub
+// would (lowercase, spaces as dashes: "protocol-buffer", "dockerfile"), or
+// "text" when nothing is recognised.
+func TextName(p string, content []byte) string {
+	name := enry.GetLanguage(path.Base(p), content)
+	if name == "" {
+		return "text"
+	}
+	return strings.ReplaceAll(strings.ToLower(name), " ", "-")
+}
