@@ -112,7 +112,7 @@ func TestVerifyLangFlag(t *testing.T) {
 	badSetup(t, map[string]string{"a.py": "x = 1\n", "notes.txt": "x = 1\n"})
 	java := chunked(t, "--lang", "java", "a.py")
 	out, code := verifyRun(t, java)
-	if code != 1 || !strings.HasPrefix(out, `a.py: chunk 0: language is "java", but .py files are python (if the records were made with chunk --lang java, verify with --lang java)`) {
+	if code != 1 || !strings.HasPrefix(out, `a.py: chunk 0: language is "java", but a.py is python by its name (if the records were made with chunk --lang java, verify with --lang java)`) {
 		t.Errorf("java records of a .py file: status %d, report:\n%s", code, out)
 	}
 	if out, code := verifyRun(t, java, "--lang", "java"); code != 0 {

@@ -166,9 +166,10 @@ func (v *Verifier) checkMethod(f *file, r *record.Record) {
 }
 
 // checkLanguage checks the record's language: one castchunk has, the one
-// --lang names when given, else the one the path's extension gives (a path
-// whose extension names no language was chunked with --lang: any language
-// castchunk has is accepted), and the same for all records of the file.
+// --lang names when given, else the one the path's name gives (lang.ForPath:
+// its extension; a path whose name gives no language was chunked with
+// --lang: any language castchunk has is accepted), and the same for all
+// records of the file.
 // A wrong language of the file is one problem, at its first record.
 func (v *Verifier) checkLanguage(f *file, r *record.Record) {
 	if r.Language == "" {
@@ -189,8 +190,8 @@ func (v *Verifier) checkLanguage(f *file, r *record.Record) {
 	case v.Lang != "" && r.Language != v.Lang:
 		v.problem(r, fmt.Sprintf("language is %q, not %q as --lang says", r.Language, v.Lang))
 	case v.Lang == "" && byExt != nil && byExt != l:
-		v.problem(r, fmt.Sprintf("language is %q, but %s files are %s (if the records were made with chunk --lang %s, verify with --lang %s)",
-			r.Language, path.Ext(r.Path), byExt.Name, r.Language, r.Language))
+		v.problem(r, fmt.Sprintf("language is %q, but %s is %s by its name (if the records were made with chunk --lang %s, verify with --lang %s)",
+			r.Language, path.Base(r.Path), byExt.Name, r.Language, r.Language))
 	}
 }
 
