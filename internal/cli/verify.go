@@ -41,10 +41,10 @@ castchunk has (the same for all chunks of a file), size within --max-size
 when given, and each file's chunks tiling it: no gap, no overlap (except
 between sliding windows with overlap), none missing at the end.
 
-The language must be the one the path's extension gives (.py: python), or,
-with --lang NAME, NAME: records made with chunk --lang need verify --lang. A
-path whose extension gives no language (chunk --lang python notes.txt) may
-name any language castchunk has.
+The language must be the one the file's name gives (.py: python), or, with
+--lang NAME, NAME: records made with chunk --lang need verify --lang. A path
+whose name gives no language (chunk --lang python notes.txt) may name any
+language castchunk has.
 
 Records are input like any other, so verify reads only regular files (a
 device, FIFO or folder is a problem, and is not opened in a way that could
