@@ -162,18 +162,19 @@ func TestFiltersSayWhatTheyDid(t *testing.T) {
 }
 
 // TestStatsCountsUnsupported: 200 .js files of a TypeScript repository
-// vanished without a word; --stats now counts them by extension.
+// vanished without a word; --stats now counts the files of languages
+// without a grammar by extension (JavaScript has one since).
 func TestStatsCountsUnsupported(t *testing.T) {
-	files := map[string]string{"a.ts": "export const a = 1;\n", "README.md": "# hi\n"}
+	files := map[string]string{"a.ts": "export const a = 1;\n", "README.rst": "hi\n==\n"}
 	for i := range 3 {
-		files[fmt.Sprintf("lib/m%d.js", i)] = "module.exports = 1;\n"
+		files[fmt.Sprintf("lib/m%d.dart", i)] = "void main() {}\n"
 	}
 	badSetup(t, files)
 	out, stderr, code := run(t, "", "chunk", "--no-ignore", "--stats", ".")
 	if code != 0 || len(badRecords(t, out)) != 1 {
 		t.Fatalf("status %d, records:\n%s", code, out)
 	}
-	if !strings.Contains(stderr, "unsupported files (no grammar): .js 3, .md 1\n") {
+	if !strings.Contains(stderr, "unsupported files (no grammar): .dart 3, .rst 1\n") {
 		t.Errorf("--stats does not count the unsupported files:\n%s", stderr)
 	}
 	// Without --stats, nothing is printed for them.

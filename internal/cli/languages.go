@@ -13,7 +13,7 @@ import (
 func newLanguagesCmd(s Streams) *cobra.Command {
 	return &cobra.Command{
 		Use:   "languages",
-		Short: "List the supported languages, their file extensions and grammar versions",
+		Short: "List the supported languages, their file extensions and names, and grammar versions",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			return runLanguages(s)
@@ -21,14 +21,26 @@ func newLanguagesCmd(s Streams) *cobra.Command {
 	}
 }
 
+// runLanguages prints one row per language of the registry: its name, the
+// extensions that pick it, the grammar module with the version linked into
+// this binary, and last (the longest lists) the exact file names that pick
+// it ("-" when none).
 func runLanguages(s Streams) error {
 	tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "LANGUAGE\tEXTENSIONS\tGRAMMAR\tVERSION")
+	fmt.Fprintln(tw, "LANGUAGE\tEXTENSIONS\tGRAMMAR\tVERSION\tFILES")
 	for _, l := range lang.All() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", l.Name, strings.Join(l.Extensions, " "), l.Module, l.Version())
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.Name, joinOrDash(l.Extensions), l.Module, l.Version(), joinOrDash(l.FileNames))
 	}
 	if err := tw.Flush(); err != nil {
 		return failure(err)
 	}
 	return nil
+}
+
+// joinOrDash joins a column's values with spaces, or says "-" for none.
+func joinOrDash(values []string) string {
+	if len(values) == 0 {
+		return "-"
+	}
+	return strings.Join(values, " ")
 }

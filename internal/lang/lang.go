@@ -1,6 +1,12 @@
-// Package lang is the language registry: the one place that knows which file
-// extensions map to which tree-sitter grammar. Nothing else in castchunk holds
+// Package lang is the language registry: the one place that knows which
+// files map to which tree-sitter grammar. Nothing else in castchunk holds
 // language knowledge (docs/design.md guarantee 5).
+//
+// Each language is one row of the registry table below: its name, the
+// file name suffixes and exact file names that pick it, the interpreters
+// whose shebang line names it, and its grammar module. Adding a language
+// is a row, its module in go.mod and a sample under testdata/corpus/NAME/;
+// the tests derive everything else from the table.
 package lang
 
 import (
@@ -11,33 +17,129 @@ import (
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	kotlin "github.com/tree-sitter-grammars/tree-sitter-kotlin/bindings/go"
+	lua "github.com/tree-sitter-grammars/tree-sitter-lua/bindings/go"
+	markdown "github.com/tree-sitter-grammars/tree-sitter-markdown/bindings/go"
+	toml "github.com/tree-sitter-grammars/tree-sitter-toml/bindings/go"
+	yaml "github.com/tree-sitter-grammars/tree-sitter-yaml/bindings/go"
+	bash "github.com/tree-sitter/tree-sitter-bash/bindings/go"
 	csharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
+	c "github.com/tree-sitter/tree-sitter-c/bindings/go"
+	cpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
+	css "github.com/tree-sitter/tree-sitter-css/bindings/go"
+	golang "github.com/tree-sitter/tree-sitter-go/bindings/go"
+	html "github.com/tree-sitter/tree-sitter-html/bindings/go"
 	java "github.com/tree-sitter/tree-sitter-java/bindings/go"
+	javascript "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
+	json "github.com/tree-sitter/tree-sitter-json/bindings/go"
+	php "github.com/tree-sitter/tree-sitter-php/bindings/go"
 	python "github.com/tree-sitter/tree-sitter-python/bindings/go"
+	ruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
+	rust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
+	scala "github.com/tree-sitter/tree-sitter-scala/bindings/go"
 	typescript "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
 )
 
 // Language is one supported language and its grammar.
 type Language struct {
-	Name       string   // name used in records and for --lang
-	Extensions []string // file name suffixes, with the dot
-	Module     string   // Go module of the grammar
-	grammar    func() unsafe.Pointer
+	Name         string   // name used in records and for --lang: lowercase
+	Extensions   []string // file name suffixes, with the dot, matched case-sensitively
+	FileNames    []string // exact file names (the last path element) that are this language
+	Interpreters []string // programs a shebang line names (`#!/usr/bin/env node` → "node")
+	Module       string   // Go module of the grammar
+	grammar      func() unsafe.Pointer
 }
 
-// Grammar returns the tree-sitter language. Grammar values are static C data,
-// so creating them on demand costs nothing and needs no Close.
+// Grammar returns the tree-sitter language. Grammar values are static C
+// data, so creating them on demand costs nothing and needs no Close: no
+// grammar is touched until a file of its language is parsed.
 func (l *Language) Grammar() *sitter.Language {
 	return sitter.NewLanguage(l.grammar())
 }
 
-// registry is immutable after package initialisation.
+// Module paths of the grammars, for the rows below.
+const (
+	official = "github.com/tree-sitter/tree-sitter-"
+	grammars = "github.com/tree-sitter-grammars/tree-sitter-"
+)
+
+// registry is the table of languages, one row each, sorted by name. It is
+// immutable after package initialisation (static data: building it loads
+// no grammar).
+//
+// Choices a row cannot say:
+//   - .h is C: a C++ header named .h is parsed as C unless --lang says
+//     otherwise (the C grammar is error-tolerant, so it is still chunked).
+//   - JavaScript uses the JavaScript grammar for .js and .jsx alike: it
+//     parses JSX.
+//   - PHP uses the grammar with HTML (LanguagePHP), not LanguagePHPOnly: a
+//     .php file starts in HTML mode (`<?php` opens code, `?>` closes it, and
+//     templates mix the two), which is what the php grammar parses; the
+//     php_only grammar expects code without the opening tag.
+//   - Markdown uses the block grammar (headings, lists, code blocks,
+//     paragraphs): blocks are what chunks are made of; the inline grammar
+//     (emphasis, links inside one paragraph) would only split text finer
+//     than any budget needs, and a tree needs one grammar.
+//   - Extensions, file names and interpreters each belong to one row.
 var registry = []*Language{
-	{Name: "csharp", Extensions: []string{".cs"}, Module: "github.com/tree-sitter/tree-sitter-c-sharp", grammar: csharp.Language},
-	{Name: "java", Extensions: []string{".java"}, Module: "github.com/tree-sitter/tree-sitter-java", grammar: java.Language},
-	{Name: "python", Extensions: []string{".py", ".pyi"}, Module: "github.com/tree-sitter/tree-sitter-python", grammar: python.Language},
-	{Name: "tsx", Extensions: []string{".tsx"}, Module: "github.com/tree-sitter/tree-sitter-typescript", grammar: typescript.LanguageTSX},
-	{Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"}, Module: "github.com/tree-sitter/tree-sitter-typescript", grammar: typescript.LanguageTypescript},
+	{Name: "bash", Extensions: []string{".sh", ".bash"},
+		FileNames:    []string{".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile", "PKGBUILD"},
+		Interpreters: []string{"bash", "sh", "dash", "ash", "ksh", "mksh"},
+		Module:       official + "bash", grammar: bash.Language},
+	{Name: "c", Extensions: []string{".c", ".h"},
+		Module: official + "c", grammar: c.Language},
+	{Name: "cpp", Extensions: []string{".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"},
+		Module: official + "cpp", grammar: cpp.Language},
+	{Name: "csharp", Extensions: []string{".cs"},
+		Module: official + "c-sharp", grammar: csharp.Language},
+	{Name: "css", Extensions: []string{".css"},
+		Module: official + "css", grammar: css.Language},
+	{Name: "go", Extensions: []string{".go"},
+		Module: official + "go", grammar: golang.Language},
+	{Name: "html", Extensions: []string{".html", ".htm"},
+		Module: official + "html", grammar: html.Language},
+	{Name: "java", Extensions: []string{".java"},
+		Interpreters: []string{"java"},
+		Module:       official + "java", grammar: java.Language},
+	{Name: "javascript", Extensions: []string{".js", ".mjs", ".cjs", ".jsx"},
+		Interpreters: []string{"node", "nodejs"},
+		Module:       official + "javascript", grammar: javascript.Language},
+	{Name: "json", Extensions: []string{".json"},
+		Module: official + "json", grammar: json.Language},
+	{Name: "kotlin", Extensions: []string{".kt", ".kts"},
+		Interpreters: []string{"kotlin"},
+		Module:       grammars + "kotlin", grammar: kotlin.Language},
+	{Name: "lua", Extensions: []string{".lua"},
+		Interpreters: []string{"lua", "luajit"},
+		Module:       grammars + "lua", grammar: lua.Language},
+	{Name: "markdown", Extensions: []string{".md", ".markdown"},
+		Module: grammars + "markdown", grammar: markdown.Language},
+	{Name: "php", Extensions: []string{".php", ".phtml"},
+		Interpreters: []string{"php"},
+		Module:       official + "php", grammar: php.LanguagePHP},
+	{Name: "python", Extensions: []string{".py", ".pyi"},
+		Interpreters: []string{"python", "python2", "python3", "pypy", "pypy3"},
+		Module:       official + "python", grammar: python.Language},
+	{Name: "ruby", Extensions: []string{".rb", ".rake", ".gemspec", ".ru"},
+		FileNames:    []string{"Rakefile", "Gemfile", "Guardfile", "Vagrantfile", "Podfile", "Brewfile"},
+		Interpreters: []string{"ruby", "jruby", "rake"},
+		Module:       official + "ruby", grammar: ruby.Language},
+	{Name: "rust", Extensions: []string{".rs"},
+		Module: official + "rust", grammar: rust.Language},
+	{Name: "scala", Extensions: []string{".scala", ".sc", ".sbt"},
+		Interpreters: []string{"scala"},
+		Module:       official + "scala", grammar: scala.Language},
+	{Name: "toml", Extensions: []string{".toml"},
+		FileNames: []string{"Pipfile"},
+		Module:    grammars + "toml", grammar: toml.Language},
+	{Name: "tsx", Extensions: []string{".tsx"},
+		Module: official + "typescript", grammar: typescript.LanguageTSX},
+	{Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"},
+		Interpreters: []string{"ts-node", "deno"},
+		Module:       official + "typescript", grammar: typescript.LanguageTypescript},
+	{Name: "yaml", Extensions: []string{".yaml", ".yml"},
+		Module: grammars + "yaml", grammar: yaml.Language},
 }
 
 // All returns the supported languages sorted by name.
@@ -66,16 +168,47 @@ func ByName(name string) *Language {
 	return nil
 }
 
-// ForPath picks the language of a file from its extension; nil when unsupported.
-// Extensions match case-sensitively, as the toolchains of these languages do.
+// ForPath picks the language of a file from its name alone: an exact file
+// name of a row first (Rakefile, .bashrc), else its extension, the part of
+// the last path element from its last dot; nil when unsupported. Both match
+// case-sensitively, as the toolchains of these languages do. A path ending
+// with "/" names a folder and has no language.
 func ForPath(p string) *Language {
-	ext := path.Ext(p)
-	if ext == "" || strings.HasSuffix(p, "/") {
+	if p == "" || strings.HasSuffix(p, "/") {
+		return nil
+	}
+	base := path.Base(p)
+	for _, l := range registry {
+		for _, n := range l.FileNames {
+			if n == base {
+				return l
+			}
+		}
+	}
+	ext := path.Ext(base)
+	if ext == "" {
 		return nil
 	}
 	for _, l := range registry {
 		for _, e := range l.Extensions {
 			if e == ext {
+				return l
+			}
+		}
+	}
+	return nil
+}
+
+// ForInterpreter picks the language of a script from the program its
+// shebang line names, as package detect reads it ("python3", "bash",
+// "node"); nil when no row names that program.
+func ForInterpreter(prog string) *Language {
+	if prog == "" {
+		return nil
+	}
+	for _, l := range registry {
+		for _, i := range l.Interpreters {
+			if i == prog {
 				return l
 			}
 		}
