@@ -67,7 +67,7 @@ func badRecords(t *testing.T, out string) []record.Record {
 // requires it to accept every record.
 func badVerify(t *testing.T, dir, out string, budget int) {
 	t.Helper()
-	vout, verr, code := run(t, out, "verify", "--root", dir, "--max-size", strconv.Itoa(budget))
+	vout, verr, code := run(t, out, "verify", "--root", dir, "--max-file-size", "0", "--max-size", strconv.Itoa(budget))
 	if code != 0 || verr != "" || !strings.HasSuffix(vout, " 0 problems\n") {
 		t.Fatalf("verify: status %d, stderr %q, stdout:\n%s", code, verr, badTail(vout))
 	}

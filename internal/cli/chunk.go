@@ -331,11 +331,7 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 	if err := refuseInputAsOutput(cfg.output, jobs); err != nil {
 		return err
 	}
-	var out *output
-	err = interruptible(ctx, func() (err error) {
-		out, err = openOutput(cfg.output, s.Out)
-		return err
-	})
+	out, err := openOutputCtx(ctx, cfg.output, s.Out)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

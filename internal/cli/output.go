@@ -146,6 +146,24 @@ func (o *output) abort() {
 	}
 }
 
+// openOutputCtx is openOutput that one signal can stop while it waits for
+// the reader of a FIFO. Only a FIFO is opened in the background: a regular
+// file's temporary must never be created after the run gave up.
+func openOutputCtx(ctx context.Context, name string, stdout io.Writer) (*output, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if info, err := os.Stat(name); name == "" || err != nil || info.Mode()&fs.ModeNamedPipe == 0 {
+		return openOutput(name, stdout)
+	}
+	var out *output
+	err := interruptible(ctx, func() (err error) {
+		out, err = openOutput(name, stdout)
+		return err
+	})
+	return out, err
+}
+
 // interruptible runs fn, which may block for good (opening a FIFO that no
 // one opens at the other end, reading a terminal), and returns early with
 // ctx's error when ctx is done: one signal stops the run even then. fn
