@@ -43,6 +43,7 @@ import (
 	"time"
 
 	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/regular"
 )
 
 // magic starts every entry; bump it when the layout changes.
@@ -169,7 +170,7 @@ func checkTag(dir string) error {
 	}
 	switch {
 	case err == nil, err == io.EOF, err == io.ErrUnexpectedEOF,
-		errors.Is(err, syscall.ELOOP), errors.Is(err, errNotRegular):
+		errors.Is(err, syscall.ELOOP), notRegular(err):
 	default:
 		return err // unreadable: we cannot tell
 	}
@@ -204,22 +205,14 @@ func writeTag(dir string) error {
 // a symlink, without blocking on a FIFO and without taking a terminal: a
 // symlink, a FIFO, a device or a folder is an error.
 func openFile(p string) (*os.File, fs.FileInfo, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	info, err := f.Stat()
-	if err == nil && !info.Mode().IsRegular() {
-		err = &fs.PathError{Op: "open", Path: p, Err: errNotRegular}
-	}
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	return f, info, nil
+	return regular.Open(p, syscall.O_NOFOLLOW)
 }
 
-var errNotRegular = errors.New("not a regular file")
+// notRegular reports an error that refused a file for not being regular.
+func notRegular(err error) bool {
+	var nr *regular.NotRegularError
+	return errors.As(err, &nr)
+}
 
 // isTemp reports whether name is prefix followed by digits, as
 // os.CreateTemp makes them.
@@ -350,7 +343,7 @@ func (c *Cache) Remove(k Key) error {
 func removeEntry(p string) error {
 	f, _, err := openFile(p)
 	switch {
-	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ELOOP), errors.Is(err, errNotRegular):
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ELOOP), notRegular(err):
 		return nil // gone, a symlink, not a regular file
 	case err != nil:
 		return err

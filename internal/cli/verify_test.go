@@ -128,7 +128,7 @@ func TestVerifyLangFlag(t *testing.T) {
 		}
 	}
 	cobol := strings.ReplaceAll(notes, `"language":"python"`, `"language":"cobol"`)
-	if out, code := verifyRun(t, cobol); code != 1 || !strings.Contains(out, `language "cobol" is not one of`) {
+	if out, code := verifyRun(t, cobol); code != 1 || !strings.Contains(out, `language "cobol" has no grammar, so method cast cannot have made this chunk`) {
 		t.Errorf("cobol: status %d, report:\n%s", code, out)
 	}
 	_, stderr, code := run(t, notes, "verify", "--lang", "cobol")
@@ -159,7 +159,7 @@ func TestVerifyNotRegularFlag(t *testing.T) {
 	badSetup(t, map[string]string{"app.py": "x = 1\n"})
 	recs := strings.ReplaceAll(chunked(t, "app.py"), `"path":"app.py"`, `"path":"/dev/null"`)
 	out, code := verifyRun(t, recs, "--allow-outside-root")
-	if code != 1 || !strings.HasPrefix(out, "/dev/null: not a regular file (a device): only regular files are read\n") {
+	if code != 1 || !strings.HasPrefix(out, "/dev/null: not a regular file (a character device): only regular files are read\n") {
 		t.Errorf("status %d, report:\n%s", code, out)
 	}
 }

@@ -57,7 +57,27 @@ func Generated(p string, content []byte, attr *bool) bool {
 	if attr != nil {
 		return *attr
 	}
-	return generatedName.MatchString(p) || enry.IsGenerated(p, content)
+	return generatedName.MatchString(p) || generatedMark.Match(head(content)) || enry.IsGenerated(p, content)
+}
+
+// generatedMark is the line generators write at the top of what they make,
+// in any language's comment: Go's "Code generated … DO NOT EDIT." and the
+// "@generated" tag of Meta's tools.
+var generatedMark = regexp.MustCompile(`(?m)^\W{0,4}[ \t]*(Code generated .* DO NOT EDIT\.?|@generated\b)`)
+
+// head is the first lines of content, where generators put their mark.
+func head(content []byte) []byte {
+	const lines, most = 20, 4096
+	content = content[:min(len(content), most)]
+	n := 0
+	for i, c := range content {
+		if c == '\n' {
+			if n++; n == lines {
+				return content[:i]
+			}
+		}
+	}
+	return content
 }
 
 // generatedName adds to GitHub's rules the names that say "generated" on
@@ -70,14 +90,29 @@ var generatedName = regexp.MustCompile(`(^|/)(` +
 	`)$`)
 
 // Vendored reports whether a file is vendored (third-party code kept in the
-// repository): attr (linguist-vendored) decides when set, else GitHub's
-// path rules (vendor/, node_modules/, third_party/, …).
+// repository): attr (linguist-vendored) decides when set, else the
+// folders package managers and vendoring tools fill (vendor/,
+// node_modules/, third_party/, Pods/, …). p is relative to the folder
+// the user named, so naming vendor/lib itself chunks it.
+//
+// GitHub's own vendor list is wider because it serves language statistics:
+// it also counts testdata/, docs/, .github/, dist/ and every .d.ts file as
+// vendored. Those are the repository's own text, worth retrieving, so
+// castchunk keeps to third-party trees.
 func Vendored(p string, attr *bool) bool {
 	if attr != nil {
 		return *attr
 	}
-	return enry.IsVendor(p)
+	return vendoredPath.MatchString(p)
 }
+
+// vendoredPath matches the folders that hold other people's code.
+var vendoredPath = regexp.MustCompile(`(^|/)(` +
+	`[Vv]endors?|node_modules|bower_components|jspm_packages|web_modules|` +
+	`(3rd|[Tt]hird)[-_]?[Pp]arty|[Ee]xternals?|Godeps/_workspace|Carthage/(Checkouts|Build)|Pods|` +
+	`\.yarn/(cache|releases|plugins|sdks|unplugged)|\.pnpm-store|site-packages|\.venv|venv|\.tox|\.bundle|` +
+	`\.cargo/registry|\.m2/repository|\.gradle` +
+	`)/`)
 
 // TextName names the language of a text file no grammar parses, as GitHub
 // would (lowercase, spaces as dashes: "protocol-buffer", "dockerfile"), or

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"sync"
 	"syscall"
 	"time"
@@ -24,9 +23,11 @@ import (
 	"github.com/castchunk/castchunk/internal/bytesize"
 	"github.com/castchunk/castchunk/internal/cache"
 	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/detect"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/parse"
+	"github.com/castchunk/castchunk/internal/regular"
 )
 
 // Job is one file to chunk.
@@ -34,8 +35,19 @@ type Job struct {
 	Path   string    // display path, written into records
 	OSPath string    // path to read
 	Reader io.Reader // read this instead of OSPath (standard input)
-	Lang   *lang.Language
-	Size   int64 // size when listed: what the job weighs in the window
+	// Lang is the grammar the file's name (or --lang, or its git
+	// attributes) gives; nil when the name gives none: the worker then
+	// reads the file's shebang, and with Config.Text chunks it as text.
+	Lang *lang.Language
+	Size int64 // size when listed: what the job weighs in the window
+	// Generated is the file's linguist-generated attribute (nil: GitHub's
+	// rules decide); Named files are never skipped as generated. Rel is
+	// the path below the root argument, which those rules see, so that a
+	// folder the user named (node_modules/x) is not generated as a whole;
+	// "" means Path.
+	Generated *bool
+	Named     bool
+	Rel       string
 }
 
 // Config is how every file is chunked.
@@ -45,6 +57,11 @@ type Config struct {
 	ParseTimeout time.Duration
 	MaxFileSize  int64        // > 0: bigger files are skipped (SkipTooLarge), unread
 	Cache        *cache.Cache // nil: no cache
+	// Text, when set (--all-text), chunks the text files no grammar
+	// parses; otherwise they are SkipUnsupported.
+	Text *chunk.Setup
+	// KeepGenerated chunks generated files too (--include-generated).
+	KeepGenerated bool
 }
 
 // Outcome says what became of a file.
@@ -52,17 +69,19 @@ type Outcome int
 
 // Outcomes. Every one but Chunked leaves the file out of the output.
 const (
-	Chunked        Outcome = iota
-	SkipBinary             // a NUL byte near the start
-	SkipEncoding           // not UTF-8, or a name that is not
-	SkipTooLarge           // over the size limit
-	SkipUnreadable         // could not be opened or read
-	Failed                 // a chunker broke a guarantee: a bug, reported, never written
+	Chunked         Outcome = iota
+	SkipBinary              // a NUL byte near the start
+	SkipEncoding            // not UTF-8, or a name that is not
+	SkipTooLarge            // over the size limit
+	SkipUnreadable          // could not be opened or read
+	SkipUnsupported         // no grammar for it, and not asked to chunk text
+	SkipGenerated           // generated (lock file, minified, "DO NOT EDIT"), not asked for
+	Failed                  // a chunker broke a guarantee: a bug, reported, never written
 )
 
 // String is the reason as --stats counts it.
 func (o Outcome) String() string {
-	return [...]string{"", "binary", "encoding", "too large", "unreadable", "failed"}[o]
+	return [...]string{"", "binary", "encoding", "too large", "unreadable", "unsupported", "generated", "failed"}[o]
 }
 
 // Result is the outcome for one file, delivered in job order.
@@ -70,6 +89,7 @@ type Result struct {
 	Job      Job
 	Outcome  Outcome
 	Message  string        // for the user: why the file was left out, or why it fell back; "" when all went well
+	Language string        // the language written into records: the grammar's, or a text name
 	Method   *chunk.Method // the method that made Spans: the configured one, or the fallback after a failed parse
 	Src      []byte        // the file; valid until the sink returns
 	Spans    []chunk.Span  // its chunks, in order
@@ -177,6 +197,7 @@ type worker struct {
 	chunker         chunk.Chunker
 	fallback        chunk.Setup
 	fallbackChunker chunk.Chunker // made when first needed
+	textChunker     chunk.Chunker // for Config.Text, made when first needed
 	sizer           chunk.Sizer   // checks cache entries
 	free            chan []byte   // read buffers to reuse
 }
@@ -196,6 +217,9 @@ func (w *worker) close() {
 	w.chunker.Close()
 	if w.fallbackChunker != nil {
 		w.fallbackChunker.Close()
+	}
+	if w.textChunker != nil {
+		w.textChunker.Close()
 	}
 }
 
@@ -229,6 +253,20 @@ func (w *worker) process(job Job) *Result {
 	case buf = <-w.free:
 	default:
 	}
+	if job.Lang == nil && w.cfg.Text == nil && job.Reader == nil {
+		// Only a shebang can give this file a grammar: read its head
+		// before the whole of it.
+		head, err := readHead(job.OSPath)
+		if err != nil {
+			r.Outcome, r.Message = classify(err)
+			return r
+		}
+		if job.Lang = lang.ForInterpreter(detect.Interpreter(head)); job.Lang == nil {
+			r.Outcome = SkipUnsupported
+			return r
+		}
+		r.Job.Lang = job.Lang
+	}
 	var src []byte
 	var err error
 	if job.Reader != nil {
@@ -244,6 +282,9 @@ func (w *worker) process(job Job) *Result {
 	if r.Outcome, r.Message = checkText(src); r.Outcome != Chunked {
 		return r
 	}
+	if r.Outcome = w.identify(r, src); r.Outcome != Chunked {
+		return r
+	}
 	spans, err := w.cachedChunk(r, src)
 	if err != nil {
 		r.Outcome, r.Message = Failed, err.Error()
@@ -251,6 +292,43 @@ func (w *worker) process(job Job) *Result {
 	}
 	r.Spans = append([]chunk.Span(nil), spans...) // the chunker reuses its slice
 	return r
+}
+
+// identify settles the file's language once its bytes are read: the
+// grammar its name gave, else its shebang's, else (with Config.Text) a
+// text name; and leaves generated files out unless asked for them.
+func (w *worker) identify(r *Result, src []byte) Outcome {
+	if r.Job.Lang == nil {
+		r.Job.Lang = lang.ForInterpreter(detect.Interpreter(src))
+	}
+	switch {
+	case r.Job.Lang != nil:
+		r.Language = r.Job.Lang.Name
+	case w.cfg.Text != nil:
+		r.Language = detect.TextName(r.Job.Path, src)
+	default:
+		return SkipUnsupported
+	}
+	rel := r.Job.Rel
+	if rel == "" {
+		rel = r.Job.Path
+	}
+	if !w.cfg.KeepGenerated && !r.Job.Named && detect.Generated(rel, src, r.Job.Generated) {
+		return SkipGenerated
+	}
+	return Chunked
+}
+
+// setup is how the file of r is chunked: with the configured method, or,
+// for text no grammar parses, with the text setup.
+func (w *worker) setup(r *Result) (chunk.Setup, chunk.Chunker) {
+	if r.Job.Lang == nil {
+		if w.textChunker == nil {
+			w.textChunker = w.cfg.Text.New()
+		}
+		return *w.cfg.Text, w.textChunker
+	}
+	return w.cfg.Setup, w.chunker
 }
 
 // cachedChunk answers from the cache when it can, and stores what it had to
@@ -261,16 +339,17 @@ func (w *worker) cachedChunk(r *Result, src []byte) ([]chunk.Span, error) {
 	if c == nil {
 		return w.chunk(r, src)
 	}
-	key := c.Key(r.Job.Lang.Name, src)
+	key := c.Key(r.Language, src)
+	setup, _ := w.setup(r)
 	if e, ok := c.Get(key); ok {
-		if w.valid(e, src) {
-			r.Syntax, r.Cached = e.Syntax, true
+		if w.valid(setup, e, src) {
+			r.Method, r.Syntax, r.Cached = setup.Method, e.Syntax, true
 			return e.Spans, nil
 		}
 		c.Remove(key) // its checksum held, but its spans are wrong for this file
 	}
 	spans, err := w.chunk(r, src)
-	if err == nil && r.Method == w.cfg.Setup.Method {
+	if err == nil && r.Method == setup.Method {
 		r.CacheErr = c.Put(key, cache.Entry{Method: r.Method.Name, Syntax: r.Syntax, Spans: spans})
 	}
 	return spans, err
@@ -280,8 +359,7 @@ func (w *worker) cachedChunk(r *Result, src []byte) ([]chunk.Span, error) {
 // the spans must be in order, within the file, of the sizes they claim and
 // within the budget, and tile it unless the method overlaps. An entry that
 // fails is recomputed, so the output is always that of an uncached run.
-func (w *worker) valid(e cache.Entry, src []byte) bool {
-	s := w.cfg.Setup
+func (w *worker) valid(s chunk.Setup, e cache.Entry, src []byte) bool {
 	if e.Method != s.Method.Name {
 		return false
 	}
@@ -305,7 +383,7 @@ func (w *worker) valid(e cache.Entry, src []byte) bool {
 // guarantees before anything is written: tiling and budget here, sizes in
 // the record encoder, which counts them as it escapes the content.
 func (w *worker) chunk(r *Result, src []byte) ([]chunk.Span, error) {
-	setup, chunker := w.cfg.Setup, w.chunker
+	setup, chunker := w.setup(r)
 	var tree *sitter.Tree
 	if setup.Method.NeedsTree {
 		var err error
@@ -348,21 +426,13 @@ func (w *worker) fallbackChunk() chunk.Chunker {
 // readFile reads a whole file into buf, refusing to read more than limit
 // bytes.
 func readFile(buf []byte, name string, limit int64) ([]byte, error) {
-	// Non-blocking, so that a FIFO put where a file was listed cannot hang
-	// the run: its type is checked on the opened descriptor, which cannot
-	// change under us as the name can.
-	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	// The type is checked on the opened descriptor, and a FIFO put where a
+	// file was listed cannot hang the run (package regular).
+	f, info, err := regular.Open(name, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s)", kindOf(info.Mode()))
-	}
 	if limit > 0 && info.Size() > limit {
 		return nil, TooLargeError{Size: info.Size(), Limit: limit}
 	}
@@ -373,21 +443,23 @@ func readFile(buf []byte, name string, limit int64) ([]byte, error) {
 	return readAll(buf, f, limit)
 }
 
-// kindOf names a file's type for people.
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m.IsDir():
-		return "a directory"
+// headSize is how much of a file is read to find its shebang.
+const headSize = 512
+
+// readHead reads the start of a file, refusing anything but a regular file
+// (as readFile does).
+func readHead(name string) ([]byte, error) {
+	f, _, err := regular.Open(name, 0)
+	if err != nil {
+		return nil, err
 	}
-	return "not a regular file"
+	defer f.Close()
+	head := make([]byte, headSize)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, err
+	}
+	return head[:n], nil
 }
 
 // readAll reads r to its end into buf, refusing to read more than limit

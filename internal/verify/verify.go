@@ -18,7 +18,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"syscall"
 	"unsafe"
 
 	"github.com/castchunk/castchunk/internal/bytesize"
@@ -26,6 +25,7 @@ import (
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/record"
+	"github.com/castchunk/castchunk/internal/regular"
 )
 
 // Problem is one thing wrong with one record (Index -1: with the file).
@@ -185,6 +185,12 @@ func (v *Verifier) checkLanguage(f *file, r *record.Record) {
 	l := lang.ByName(r.Language)
 	byExt := lang.ForPath(r.Path)
 	switch {
+	case l == nil && byExt == nil && v.Lang == "":
+		// Text no grammar parses (chunk --all-text names it as GitHub does):
+		// any name, but never made by a method that reads a syntax tree.
+		if m := method.ByName(r.Method); m != nil && m.NeedsTree {
+			v.problem(r, fmt.Sprintf("language %q has no grammar, so method %s cannot have made this chunk", r.Language, r.Method))
+		}
 	case l == nil:
 		v.problem(r, fmt.Sprintf("language %q is not one of %v", r.Language, lang.Names()))
 	case v.Lang != "" && r.Language != v.Lang:
@@ -258,14 +264,15 @@ func (v *Verifier) read(p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer fh.Close()
-	info, err := fh.Stat()
+	info, err := regular.Check(fh)
 	if err != nil {
+		var nr *regular.NotRegularError
+		if errors.As(err, &nr) {
+			return nil, fmt.Errorf("%v: only regular files are read", err)
+		}
 		return nil, fmt.Errorf("cannot read the file: %w", err)
 	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s): only regular files are read", kind(info.Mode()))
-	}
+	defer fh.Close()
 	limit := v.MaxFileSize
 	if limit > 0 && info.Size() > limit {
 		size, most := bytesize.Format(info.Size()), bytesize.Format(limit)
@@ -312,7 +319,7 @@ func (v *Verifier) openFile(name string) (*os.File, error) {
 	if root == "" {
 		root = "."
 	}
-	const flags = os.O_RDONLY | syscall.O_NONBLOCK
+	const flags = regular.Flags
 	if v.AllowOutsideRoot {
 		if !filepath.IsAbs(name) {
 			name = filepath.Join(root, name)
@@ -367,21 +374,6 @@ func within(root, name string) (string, bool) {
 func escapes(err error) bool {
 	var pe *fs.PathError
 	return errors.As(err, &pe) && pe.Err.Error() == "path escapes from parent"
-}
-
-// kind names the type of a file that is not regular.
-func kind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "type " + m.Type().String()
 }
 
 // bytesOf returns the bytes of s without a copy, for reading only (a

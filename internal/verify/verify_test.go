@@ -706,7 +706,8 @@ func TestVerifyLanguage(t *testing.T) {
 		{"unknown with --lang", "a.py", "cobol", "cobol", "", `a.py: chunk 0: language "cobol" is not one of ` + known},
 		{"no known extension", "notes.txt", "csharp", "", "", ""},
 		{"no extension", "run", "python", "", "", ""},
-		{"no known extension, unknown language", "notes.txt", "cobol", "", "", `notes.txt: chunk 0: language "cobol" is not one of ` + known},
+		{"no known extension, unknown language by cast", "notes.txt", "cobol", "", "", `notes.txt: chunk 0: language "cobol" has no grammar, so method cast cannot have made this chunk`},
+		{"unknown language with --lang", "notes.txt", "cobol", "python", "", `notes.txt: chunk 0: language "cobol" is not one of ` + known},
 		{"two languages in a file", "notes.txt", "python", "", "java", `notes.txt: chunk 1: language "java" differs from the file's first chunk (python)`},
 	}
 	for _, c := range cases {
@@ -759,5 +760,19 @@ func TestVerifyRelabelledMethod(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestVerifyTextLanguage: text that chunk --all-text names as GitHub does
+// (dockerfile, text) verifies when a method without a tree made it.
+func TestVerifyTextLanguage(t *testing.T) {
+	root := t.TempDir()
+	text := "FROM debian\nRUN true\n"
+	if err := os.WriteFile(filepath.Join(root, "Dockerfile"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	recs := recordsOf(t, "Dockerfile", "dockerfile", "sliding", text, "RUN true")
+	if _, lines := checkWith(&Verifier{Root: root}, recs); len(lines) != 0 {
+		t.Errorf("text records: %q", lines)
 	}
 }

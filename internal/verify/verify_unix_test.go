@@ -26,7 +26,7 @@ func TestVerifyDevices(t *testing.T) {
 			// devices again fails instead of filling memory.
 			v := &Verifier{Root: "/", MaxFileSize: 1 << 20}
 			_, lines := checkWith(v, recs)
-			want := dev + ": not a regular file (a device): only regular files are read"
+			want := dev + ": not a regular file (a character device): only regular files are read"
 			if len(lines) != 1 || lines[0] != want {
 				t.Errorf("got %q, want %q", lines, want)
 			}
@@ -59,7 +59,7 @@ func TestVerifyFIFO(t *testing.T) {
 		<-done
 		rw.Close()
 	}
-	want := "pipe.py: not a regular file (a named pipe): only regular files are read"
+	want := "pipe.py: not a regular file (a FIFO): only regular files are read"
 	if len(lines) != 1 || lines[0] != want {
 		t.Errorf("got %q, want %q", lines, want)
 	}
