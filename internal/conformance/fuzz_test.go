@@ -58,7 +58,11 @@ func fuzzFile(t *testing.T, p *parse.Parser, src []byte, which uint8) *corpusFil
 		t.Skip("not UTF-8")
 	}
 	l := fuzzLanguages[int(which)%len(fuzzLanguages)]
-	f, err := newCorpusFile(p, "fuzz"+l.Extensions[0], l, src)
+	name := "fuzz." + l.Name // a label only: the language is l
+	if len(l.Extensions) > 0 {
+		name = "fuzz" + l.Extensions[0]
+	}
+	f, err := newCorpusFile(p, name, l, src)
 	if err != nil {
 		t.Fatal(err)
 	}
