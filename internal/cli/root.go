@@ -217,8 +217,9 @@ func newRoot(s Streams) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "castchunk",
 		Short: "Split a source repository into exact, retrieval-ready chunks (JSON Lines)",
-		Long: `castchunk walks a repository, parses every Python, Java, TypeScript/TSX and
-C# file with tree-sitter, and prints one JSON object per chunk on stdout.
+		Long: `castchunk walks a repository, parses every file of the languages 'castchunk
+languages' lists with tree-sitter (other text with --all-text), and prints
+one JSON object per chunk on stdout.
 
 Chunks are exact: each record's content is the file's bytes at its byte range,
 a file's chunks rebuild it byte for byte, and no chunk is larger than the
