@@ -16,6 +16,19 @@ type scope struct {
 	inRepo  bool          // top is a git work tree
 	repo    []*ignoreList // info/exclude and global excludes
 	tracked *tracked      // index content; nil outside a repository or when unreadable
+	attrs   *attrScope    // attribute rules
+	attrTop string        // top, relative to the top of attrs ("" in a repository)
+}
+
+// attrPath is the path in sc.attrs of a path relative to sc's top.
+func (sc *scope) attrPath(top string) string {
+	switch {
+	case sc.attrTop == "":
+		return top
+	case top == "":
+		return sc.attrTop
+	}
+	return sc.attrTop + "/" + top
 }
 
 // dirFrame is one directory being walked.
@@ -70,7 +83,7 @@ func (w *walker) dirRoot(display, osPath string, info os.FileInfo) {
 	}
 	sc, relRoot := w.scopeFor(abs, display)
 	f := dirFrame{os: osPath, top: relRoot, sc: sc, stack: ignoreStack{repo: sc.repo}}
-	if sc.inRepo {
+	if sc.inRepo && !w.opts.NoIgnore {
 		// A directory named as an argument is walked even when git ignores
 		// it (as ripgrep does): naming it is asking for it. The rules still
 		// apply to everything below it.
@@ -106,14 +119,13 @@ func realPath(p string) string {
 }
 
 // scopeFor finds the scope of a directory root and the root's path
-// relative to the scope's top.
+// relative to the scope's top. With NoIgnore the repository is still
+// found, for its attributes.
 func (w *walker) scopeFor(abs, display string) (*scope, string) {
-	if w.opts.NoIgnore {
-		return &scope{top: abs}, ""
-	}
 	r := findRepo(abs)
 	if r == nil {
-		return &scope{top: abs}, ""
+		top, rel := w.plainAttrTop(abs)
+		return &scope{top: abs, attrs: w.attrScopeFor(top, nil, display), attrTop: rel}, ""
 	}
 	rel, err := filepath.Rel(r.top, abs)
 	if err != nil || rel == "." {
@@ -122,18 +134,22 @@ func (w *walker) scopeFor(abs, display string) (*scope, string) {
 	return w.repoScope(r, display), filepath.ToSlash(rel)
 }
 
-// repoScope loads (once per List) the repository-wide rules and the index.
+// repoScope loads (once per List) the repository-wide rules and the index
+// (with NoIgnore, only the attribute rules).
 func (w *walker) repoScope(r *repo, display string) *scope {
 	if sc, ok := w.scopes[r.top]; ok {
 		return sc
 	}
 	note := func(reason string) { w.warn(display, reason, Notice) }
-	sc := &scope{top: r.top, inRepo: true, repo: repoIgnoreLists(r, note)}
-	t, err := readIndex(r)
-	if err != nil {
-		note(indexError(r, err))
-	} else {
-		sc.tracked = t
+	sc := &scope{top: r.top, inRepo: true, attrs: w.attrScopeFor(r.top, r, display)}
+	if !w.opts.NoIgnore {
+		sc.repo = repoIgnoreLists(r, note)
+		t, err := readIndex(r)
+		if err != nil {
+			note(indexError(r, err))
+		} else {
+			sc.tracked = t
+		}
 	}
 	w.scopes[r.top] = sc
 	return sc
@@ -219,6 +235,9 @@ func (rw *rootWalk) walkDir(f dirFrame, isRoot bool) {
 			}
 			f.stack = f.stack.push(l)
 		}
+	}
+	if e := findEntry(entries, ".gitattributes"); e == nil || e.Type()&fs.ModeSymlink != 0 {
+		f.sc.attrs.noteAbsent(f.sc.attrPath(f.top)) // a symlinked one is not read either
 	}
 	for _, de := range entries {
 		rw.entry(f, de)
@@ -314,7 +333,7 @@ func (rw *rootWalk) visitFile(c dirFrame, size func() (int64, error)) {
 	if !rw.opts.NoIgnore && c.stack.ignored(c.top, false) {
 		return
 	}
-	rw.consider(rw.disp(c.rel), c.rel, c.os, size, false, c.included)
+	rw.consider(rw.disp(c.rel), c.rel, c.os, size, false, c.included, c.sc.attrs, c.sc.attrPath(c.top))
 }
 
 // trackedPass lists the index entries under prefix (relative to the top of
@@ -336,12 +355,16 @@ func (rw *rootWalk) trackedPass(sc *scope, prefix, baseRel, baseOS string, baseI
 		}
 		rel := joinRel(baseRel, r)
 		display := rw.disp(rel)
-		if !rw.wanted(display, rel, false, included) {
+		if !rw.filtered(display, rel, included) {
+			continue
+		}
+		attrs, ok := rw.accept(display, sc.attrs, sc.attrPath(t))
+		if !ok {
 			continue
 		}
 		osPath := filepath.Join(baseOS, filepath.FromSlash(r))
 		if info, ok := rw.trackedInfo(display, osPath); ok {
-			rw.add(display, osPath, info.Size(), false)
+			rw.add(display, osPath, info.Size(), false, attrs)
 		}
 	}
 }
@@ -407,25 +430,35 @@ func (rw *rootWalk) trackedInfo(display, osPath string) (os.FileInfo, bool) {
 }
 
 // consider lists a file if the filters let it through. size is called
-// only then, so rejected files cost no stat.
-// inIncluded says whether Include took a directory above it.
-func (rw *rootWalk) consider(display, rel, osPath string, size func() (int64, error), explicit, inIncluded bool) {
-	if !rw.wanted(display, rel, explicit, inIncluded) {
+// only then, so rejected files cost no stat. inIncluded says whether
+// Include took a directory above it. as and at are the file's attribute
+// scope and its path relative to the scope's top (for explicit files,
+// found from the file's own directory).
+func (rw *rootWalk) consider(display, rel, osPath string, size func() (int64, error), explicit, inIncluded bool, as *attrScope, at string) {
+	if !rw.filtered(display, rel, inIncluded) {
 		return
+	}
+	var attrs Attrs
+	if explicit {
+		attrs = rw.explicitAttrs(display, osPath)
+	} else {
+		var ok bool
+		if attrs, ok = rw.accept(display, as, at); !ok {
+			return
+		}
 	}
 	n, err := size()
 	if err != nil {
 		rw.warn(display, reason(err), Unreadable)
 		return
 	}
-	rw.add(display, osPath, n, explicit)
+	rw.add(display, osPath, n, explicit, attrs)
 }
 
-// wanted applies Include, Exclude and (for files found by walking) Accept
-// to a file; a file Accept rejects is reported as Unsupported. inIncluded says whether Include took a directory above it.
-// Patterns are matched even when the answer is known, to mark those that
-// match something.
-func (rw *rootWalk) wanted(display, rel string, explicit, inIncluded bool) bool {
+// filtered applies Include and Exclude to a file. inIncluded says whether
+// Include took a directory above it. Patterns are matched even when the
+// answer is known, to mark those that match something.
+func (rw *rootWalk) filtered(display, rel string, inIncluded bool) bool {
 	ok := true
 	if rw.include.any() {
 		if inIncluded {
@@ -441,17 +474,34 @@ func (rw *rootWalk) wanted(display, rel string, explicit, inIncluded bool) bool 
 			rw.exclude.mark(rel, display, false)
 		}
 	}
+	return ok
+}
+
+// accept applies Accept (or AcceptAttrs) to a file found by walking and
+// looks its attributes up (in as, at path at); a file rejected is
+// reported as Unsupported. With Accept, attributes are looked up only for
+// the files it accepts.
+func (rw *rootWalk) accept(display string, as *attrScope, at string) (Attrs, bool) {
+	var ok bool
+	var attrs Attrs
+	switch {
+	case rw.opts.AcceptAttrs != nil:
+		attrs = rw.attrs(as, at, display)
+		ok = rw.opts.AcceptAttrs(display, attrs)
+	case rw.opts.Accept != nil:
+		if ok = rw.opts.Accept(display); ok {
+			attrs = rw.attrs(as, at, display)
+		}
+	default:
+		attrs, ok = rw.attrs(as, at, display), true
+	}
 	if !ok {
-		return false
+		rw.warn(display, "unsupported file type; skipped", Unsupported)
 	}
-	if explicit || rw.opts.Accept == nil || rw.opts.Accept(display) {
-		return true
-	}
-	rw.warn(display, "unsupported file type; skipped", Unsupported)
-	return false
+	return attrs, ok
 }
 
 // add lists the file.
-func (rw *rootWalk) add(display, osPath string, size int64, explicit bool) {
-	rw.files = append(rw.files, File{Path: display, OSPath: osPath, Size: size, Explicit: explicit})
+func (rw *rootWalk) add(display, osPath string, size int64, explicit bool, attrs Attrs) {
+	rw.files = append(rw.files, File{Path: display, OSPath: osPath, Size: size, Explicit: explicit, Attrs: attrs})
 }

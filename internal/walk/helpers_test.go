@@ -11,7 +11,8 @@ import (
 )
 
 // isolateGit points git (and the walker) at an empty configuration, so the
-// machine's ~/.gitconfig or global ignore file cannot change a result. It
+// machine's ~/.gitconfig, global ignore or attributes files or
+// /etc/gitattributes cannot change a result. It
 // returns the fake home directory.
 func isolateGit(t *testing.T) string {
 	t.Helper()
@@ -22,10 +23,11 @@ func isolateGit(t *testing.T) string {
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_ATTR_NOSYSTEM", "1")
 	empty := filepath.Join(home, "empty.gitconfig")
 	writeFile(t, empty, "")
 	t.Setenv("GIT_CONFIG_GLOBAL", empty)
-	for _, v := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR"} {
+	for _, v := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_ATTR_SOURCE"} {
 		unsetenv(t, v)
 	}
 	return home

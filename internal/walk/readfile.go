@@ -15,7 +15,7 @@ import (
 // cap is not read at all (a Notice says so where one applies).
 const (
 	// maxRulesSize caps .gitignore files, info/exclude, the global
-	// excludes file and git config files.
+	// excludes file, attribute files and git config files.
 	maxRulesSize = 16 << 20
 	// maxGitFileSize caps ".git" files and "commondir" files, one line
 	// each; git itself refuses a .git file over 1 MiB.
@@ -34,8 +34,10 @@ type refusedError struct{ why string }
 func (e *refusedError) Error() string { return e.why }
 
 // readMeta is the one way walk reads a file: the .gitignore files,
-// info/exclude, the global excludes file, git config files, ".git" and
-// "commondir" files and the index all come through it.
+// info/exclude, the global excludes file, the attribute files
+// (.gitattributes, info/attributes, the global and system files), git
+// config files, ".git" and "commondir" files and the index all come
+// through it.
 //
 // It reads regular files only. A FIFO would block the walk and a device
 // such as /dev/zero never ends, so neither is read: the type is checked

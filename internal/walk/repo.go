@@ -14,6 +14,9 @@ type repo struct {
 	top       string // OS path of the work tree's top directory
 	gitDir    string // .git directory (or the one a .git file points to)
 	commonDir string // shared part of a worktree's git dir (= gitDir usually)
+
+	configList  []gitConfig // the config files, once read (see configs)
+	configsRead bool
 }
 
 // findRepo walks up from dir (absolute, symlinks resolved) to the nearest
@@ -129,25 +132,35 @@ func fileNote(what, p string, err error) string {
 	return fmt.Sprintf("%s %q not read: %s", what, p, reason(err))
 }
 
-// excludesFile resolves core.excludesFile like git: the last value set in
-// the system, global and repository config files wins; unset means
-// $XDG_CONFIG_HOME/git/ignore (or ~/.config/git/ignore). "include" and
-// "includeIf" directives are not followed. A config file that is there but
-// cannot be read gets a note and counts as empty.
+// excludesFile resolves core.excludesFile like git (see configPath); unset
+// means $XDG_CONFIG_HOME/git/ignore (or ~/.config/git/ignore).
 func excludesFile(r *repo, note func(string)) string {
+	return configPath(r, "excludesfile", "ignore", note)
+}
+
+// attributesFile resolves core.attributesFile like git (see configPath);
+// unset means $XDG_CONFIG_HOME/git/attributes (or
+// ~/.config/git/attributes).
+func attributesFile(r *repo, note func(string)) string {
+	return configPath(r, "attributesfile", "attributes", note)
+}
+
+// configPath resolves a core.* path variable like git: the last value set
+// in the system, global and repository config files wins; unset means
+// $XDG_CONFIG_HOME/git/<xdgName> (or ~/.config/git/<xdgName>); set empty
+// means no file; "~/" is expanded and a relative path is relative to the
+// top of the work tree. "include" and "includeIf" directives are not
+// followed.
+func configPath(r *repo, key, xdgName string, note func(string)) string {
 	value, set := "", false
-	for _, cf := range configFiles(r) {
-		cfg, err := readConfig(cf)
-		if err != nil {
-			note(fileNote("git config file", cf, err))
-		}
-		if v, ok := configValue(cfg, "core", "excludesfile"); ok {
+	for _, cfg := range r.configs(note) {
+		if v, ok := configValue(cfg, "core", key); ok {
 			value, set = v, true
 		}
 	}
 	if !set {
 		if x := xdgConfigHome(); x != "" {
-			return filepath.Join(x, "git", "ignore")
+			return filepath.Join(x, "git", xdgName)
 		}
 		return ""
 	}
@@ -159,6 +172,23 @@ func excludesFile(r *repo, note func(string)) string {
 		value = filepath.Join(r.top, value)
 	}
 	return value
+}
+
+// configs reads the repository's config files (configFiles), once. A file
+// that is there but cannot be read gets a note (the first time) and
+// counts as empty.
+func (r *repo) configs(note func(string)) []gitConfig {
+	if !r.configsRead {
+		r.configsRead = true
+		for _, cf := range configFiles(r) {
+			cfg, err := readConfig(cf)
+			if err != nil {
+				note(fileNote("git config file", cf, err))
+			}
+			r.configList = append(r.configList, cfg)
+		}
+	}
+	return r.configList
 }
 
 // configFiles lists the config files git reads, lowest precedence first.

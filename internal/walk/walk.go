@@ -3,9 +3,10 @@
 // It owns everything between the path arguments and the list of files:
 // resolving the arguments, walking directories, honouring ignore rules,
 // filtering by hidden-ness, globs and the caller's Accept test, and
-// giving every file its display path. It opens no file for reading except
-// ignore files, git config files, ".git" and "commondir" files and the git
-// index (see "Rules and metadata files").
+// giving every file its display path and its linguist attributes. It
+// opens no file for reading except ignore files, attribute files, git
+// config files, ".git" and "commondir" files and the git index (see
+// "Rules and metadata files").
 //
 // # Ignore rules
 //
@@ -39,18 +40,68 @@
 // required extension it does not know, an unknown object format) gets a
 // Notice and the ignore rules alone decide.
 //
+// # Attributes
+//
+// Every file listed gets File.Attrs: the four attributes GitHub's Linguist
+// reads from git attributes, as git gives them (gitattributes(5)) and as
+// Linguist reads them. Language is the value of linguist-language ("" when
+// it has none: unspecified, set or unset without a value); Generated,
+// Vendored and Documentation (linguist-generated, -vendored,
+// -documentation) are Yes for "attr", "attr=true" or any value but
+// "false", No for "-attr" or "attr=false" (overriding Linguist's own
+// heuristics), Unspecified when no rule names the attribute or "!attr"
+// took it back. walk only reports them: what they mean for a file is the
+// caller's decision.
+//
+// The files are git's, in rising precedence: the built-in "binary" macro
+// (-diff -merge -text); in a repository, the system file
+// /etc/gitattributes (unless GIT_ATTR_NOSYSTEM) and the global file
+// (core.attributesFile, by default $XDG_CONFIG_HOME/git/attributes or
+// ~/.config/git/attributes); the .gitattributes files from the top of the
+// work tree down to the file's directory, a deeper one overriding a
+// shallower one; in a repository, $GIT_DIR/info/attributes. Within a file
+// a later line overrides an earlier one. Outside any repository, the
+// .gitattributes files apply from the current directory down when the
+// root argument (or a file named as an argument) lies below it, else from
+// the root argument (or the named file's directory) down. With NoIgnore
+// the attributes still apply. A .gitattributes that is a symlink is not
+// read, as in git; unlike git, one that is missing from the work tree is
+// not read from the index (a sparse checkout), and attr.tree and
+// GIT_ATTR_SOURCE are not honoured.
+//
+// A line is a pattern and states: "attr" (set), "-attr" (unset), "!attr"
+// (unspecified, and rules of lower precedence are not consulted for it),
+// "attr=value". The pattern is a .gitignore pattern (matched by the same
+// port of wildmatch: '/' anchors to the file's directory, a pattern
+// without '/' matches the name at any depth, "**" spans directories),
+// except that it matches files only: a pattern naming a directory
+// ("vendor", "vendor/") does not reach the files inside it ("vendor/**"
+// does), and a negative pattern ("!x") makes git ignore the line, as
+// here. A pattern may be quoted C-style ("a b.js"). Lines of 2048
+// bytes or more and lines with an invalid attribute name are ignored, as
+// git ignores them (git warns). Macros ("[attr]name states") may be
+// defined in the top-level .gitattributes, info/attributes, the global
+// and the system file (git refuses them elsewhere); setting a macro sets
+// the states it stands for, macros within macros included, as git does.
+//
+// Only the rules that can change one of the four attributes (directly or
+// through macros) are kept when a file is read, so the usual
+// "* text=auto" or "*.png binary" costs nothing per file, and a file no
+// rule names gets the zero Attrs without allocating.
+//
 // # Rules and metadata files
 //
 // Every file the walker reads is read by one function, readMeta: only
 // regular files are read (a FIFO would block the walk, a device such as
 // /dev/zero never ends); the type is checked before opening and on the
 // opened descriptor, the open is non-blocking, and no more than the size
-// fstat gives is read, up to a cap: 16 MiB for ignore files and git config
-// files, 1 MiB for ".git" and "commondir" files, 1 GiB for the index. A
-// missing file is no rules, silently, as in git. An ignore or config file
-// that is there but cannot be used (not a regular file, over the cap,
-// unreadable) gives no rules and a Notice naming it; the null device reads
-// as empty, silently (core.excludesFile=/dev/null is the usual "none").
+// fstat gives is read, up to a cap: 16 MiB for ignore, attribute and git
+// config files, 1 MiB for ".git" and "commondir" files, 1 GiB for the
+// index. A missing file is no rules, silently, as in git. An ignore,
+// attribute or config file that is there but cannot be used (not a
+// regular file, over the cap, unreadable) gives no rules and a Notice
+// naming it; the null device reads as empty, silently
+// (core.excludesFile=/dev/null is the usual "none").
 //
 // # Other filters
 //
@@ -92,7 +143,8 @@
 // A file found by walking that Options.Accept rejects is not listed; it is
 // reported with a Warning of Kind Unsupported (one per file that the ignore
 // rules, hidden-ness and Include/Exclude let through), for the caller to
-// count rather than print.
+// count rather than print. Options.AcceptAttrs, when set, replaces Accept
+// and is also given the file's attributes.
 //
 // # Explicit files
 //
@@ -125,6 +177,11 @@ type Options struct {
 	Include  []string               // doublestar globs: when non-empty, a file or a directory above it must match one; "dir/" matches directories only
 	Exclude  []string               // doublestar globs: a file or directory matching any is skipped; "dir/" matches directories only
 	Accept   func(path string) bool // called with the display path of every file found by walking; not for explicit files. A rejected file gets an Unsupported warning
+
+	// AcceptAttrs, when set, is used instead of Accept and is also given
+	// the file's attributes (linguist-language may name a language that
+	// the extension does not).
+	AcceptAttrs func(path string, attrs Attrs) bool
 }
 
 // File is one file to chunk.
@@ -133,6 +190,7 @@ type File struct {
 	OSPath   string // path to open
 	Size     int64  // size in bytes when listed
 	Explicit bool   // named directly as an argument
+	Attrs    Attrs  // linguist attributes from git attributes; the zero value when no rule names one
 }
 
 // WarnKind says whether a warning means an input could not be read.
@@ -175,18 +233,26 @@ type Warning struct {
 // warnings sorted by Path then Reason. The error is only for bad options (an
 // invalid glob); problems with paths are warnings.
 func List(roots []string, opts Options) ([]File, []Warning, error) {
+	files, warns, _, err := list(roots, opts, false)
+	return files, warns, err
+}
+
+// list is List. With allAttrs (for the tests) it also returns every
+// attribute of every file listed, by display path, as
+// `git check-attr -a` prints them.
+func list(roots []string, opts Options, allAttrs bool) ([]File, []Warning, map[string]map[string]string, error) {
 	include, err := newGlobSet("--include", opts.Include)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	exclude, err := newGlobSet("--exclude", opts.Exclude)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if len(roots) == 0 {
 		roots = []string{"."}
 	}
-	w := &walker{opts: opts, scopes: map[string]*scope{}, include: include, exclude: exclude}
+	w := &walker{opts: opts, scopes: map[string]*scope{}, include: include, exclude: exclude, allAttrs: allAttrs}
 	for _, r := range roots {
 		if r == "" {
 			r = "."
@@ -198,7 +264,8 @@ func List(roots []string, opts Options) ([]File, []Warning, error) {
 		w.include.report(w)
 		w.exclude.report(w)
 	}
-	return w.result()
+	files, warns := w.result()
+	return files, warns, w.rawAttrs, nil
 }
 
 // walker accumulates the result of one List call.
@@ -210,6 +277,13 @@ type walker struct {
 	include    *globSet
 	exclude    *globSet
 	rootFailed bool // a root argument could not be read
+
+	attrScopes       map[string]*attrScope // by top directory
+	explicitAttrDirs map[string]attrDir    // by the directory of a file named as an argument, as written
+	cwd              string                // the current directory, symlinks resolved ("" if unknown)
+	cwdRead          bool
+	allAttrs         bool // record every attribute of every file (tests)
+	rawAttrs         map[string]map[string]string
 }
 
 func (w *walker) warn(p, reason string, kind WarnKind) {
@@ -233,7 +307,7 @@ func (w *walker) root(arg string) {
 		if excluded {
 			return
 		}
-		rw.consider(display, display, osPath, func() (int64, error) { return info.Size(), nil }, true, included)
+		rw.consider(display, display, osPath, func() (int64, error) { return info.Size(), nil }, true, included, nil, "")
 	case info.IsDir():
 		w.dirRoot(display, osPath, info)
 	default:
@@ -245,7 +319,7 @@ func (w *walker) root(arg string) {
 
 // result sorts and deduplicates. A path reached twice (roots "." and
 // "src") is one file, explicit if either occurrence was.
-func (w *walker) result() ([]File, []Warning, error) {
+func (w *walker) result() ([]File, []Warning) {
 	sort.SliceStable(w.files, func(i, j int) bool { return w.files[i].Path < w.files[j].Path })
 	files := w.files[:0]
 	for _, f := range w.files {
@@ -272,7 +346,7 @@ func (w *walker) result() ([]File, []Warning, error) {
 		}
 		warns = append(warns, x)
 	}
-	return files, warns, nil
+	return files, warns
 }
 
 // listed reports whether the sorted files hold the path.
