@@ -63,6 +63,26 @@ func badRecords(t *testing.T, out string) []record.Record {
 	}
 }
 
+// strictRecords decodes out as castchunk writes it (record.Decoder with
+// Strict) and returns the records; what is not a record fails the test.
+func strictRecords(t *testing.T, what string, out io.Reader) []record.Record {
+	t.Helper()
+	dec := record.NewDecoder(out)
+	dec.Strict = true
+	var recs []record.Record
+	for {
+		var r record.Record
+		err := dec.Decode(&r)
+		if err == io.EOF {
+			return recs
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		recs = append(recs, r)
+	}
+}
+
 // badVerify runs `castchunk verify --root DIR --max-size N` on out and
 // requires it to accept every record.
 func badVerify(t *testing.T, dir, out string, budget int) {
@@ -663,7 +683,7 @@ func TestBadUsage(t *testing.T) {
 		{[]string{"--lang", "cobol", "d/a.py"}, `unknown language "cobol": want one of ` + strings.Join(lang.Names(), ", ")},
 		{[]string{"--max-file-size", "lots", "d"}, `--max-file-size: invalid size "lots": want a number of bytes, optionally followed by a unit: KiB, MiB, GiB (or K, M, G), KB, MB, GB`},
 		{[]string{"--bogus", "d"}, "unknown flag: --bogus"},
-		{[]string{"a.txt"}, "a.txt: unsupported file type; name a language with --lang (" + strings.Join(lang.Names(), ", ") + ")"},
+		{[]string{"a.txt"}, "a.txt: no grammar for this file; name a language with --lang (" + strings.Join(lang.Names(), ", ") + "), or chunk it as text with --all-text"},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {

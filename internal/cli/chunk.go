@@ -19,6 +19,7 @@ import (
 	"github.com/castchunk/castchunk/internal/bytesize"
 	"github.com/castchunk/castchunk/internal/cache"
 	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/detect"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/pipeline"
@@ -51,6 +52,9 @@ type chunkOptions struct {
 	shard        string
 	cacheDir     string
 	cacheMax     string
+	allText      bool
+	generated    bool
+	vendored     bool
 }
 
 func newChunkCmd(s Streams) *cobra.Command {
@@ -111,6 +115,9 @@ The record format and the exit statuses: see 'castchunk --help'.`,
 	f.StringVar(&o.cacheDir, "cache", os.Getenv(cacheEnv), "remember chunks in `DIR` and reuse them for unchanged files (default $"+cacheEnv+")")
 	f.StringVar(&o.cacheMax, "cache-max-size", "256MiB", "prune the cache to `SIZE` after a run, least recently used entries first")
 	f.StringVar(&o.shard, "shard", "", "chunk only shard `K/N` (1 <= K <= N): the files whose path hashes to it")
+	f.BoolVar(&o.allText, "all-text", false, "also chunk text files no grammar parses (.txt, .rst, Dockerfile, ...) with sliding windows")
+	f.BoolVar(&o.generated, "include-generated", false, "also chunk generated files (lock files, minified bundles, \"DO NOT EDIT\" output)")
+	f.BoolVar(&o.vendored, "include-vendored", false, "also chunk vendored files (vendor/, node_modules/, third_party/, ...)")
 	completeValues(cmd, "method", method.Names())
 	completeValues(cmd, "lang", lang.Names())
 	completeValues(cmd, "format", record.FormatNames())
@@ -148,6 +155,7 @@ type chunkConfig struct {
 	progress bool
 	cacheDir string
 	cacheMax int64
+	vendored bool // --include-vendored
 }
 
 // config checks the flags and arguments and turns them into a run.
@@ -184,11 +192,18 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 			return nil, usageError("--cache-max-size: %v", err)
 		}
 	}
-	cfg.pipeline = pipeline.Config{Jobs: o.jobs, Setup: setup, ParseTimeout: o.parseTimeout, MaxFileSize: limit}
+	cfg.pipeline = pipeline.Config{Jobs: o.jobs, Setup: setup, ParseTimeout: o.parseTimeout, MaxFileSize: limit, KeepGenerated: o.generated}
+	if o.allText {
+		text := setup // text needs no tree: the method itself, or the fallback
+		if setup.Method.NeedsTree {
+			text = method.Fallback(setup.Budget)
+		}
+		cfg.pipeline.Text = &text
+	}
+	cfg.vendored = o.vendored
 	cfg.walk = walk.Options{
 		Hidden: o.hidden, NoIgnore: o.noIgnore, Follow: o.follow,
 		Include: o.include, Exclude: o.exclude,
-		Accept: func(p string) bool { return lang.ForPath(p) != nil },
 	}
 	if slices.Contains(args, "-") {
 		cfg.stdin, err = o.stdinJob(args, stdin, cfg.forced)
@@ -315,6 +330,8 @@ type chunkRun struct {
 
 	cacheWrites int  // entries stored this run
 	cacheWarned bool // a cache write failed and the user was told
+
+	generatedSkipped, vendoredSkipped int // told once each, at the end
 }
 
 // runChunk lists the files, chunks them and writes the records.
@@ -328,7 +345,7 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 	if cfg.pipeline.Cache, err = openCache(cfg); err != nil {
 		return err
 	}
-	if err := refuseInputAsOutput(cfg.output, jobs); err != nil {
+	if jobs, err = outputAmongInputs(cfg.output, jobs); err != nil {
 		return err
 	}
 	out, err := openOutputCtx(ctx, cfg.output, s.Out)
@@ -348,6 +365,7 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 		return failure(fmt.Errorf("write output: %w", err))
 	}
 	r.pruneCache()
+	r.tellSkipped()
 	if cfg.stats {
 		if err := r.summary.Report().WriteText(s.Err); err != nil {
 			return failure(err)
@@ -378,9 +396,6 @@ func (r *chunkRun) list() ([]pipeline.Job, error) {
 	}
 	for _, w := range warnings {
 		switch w.Kind {
-		case walk.Unsupported:
-			r.summary.Unsupported(w.Path)
-			continue
 		case walk.Unreadable:
 			r.unreadable = true
 		}
@@ -393,10 +408,13 @@ func (r *chunkRun) list() ([]pipeline.Job, error) {
 	return cfg.part.filter(jobs), nil
 }
 
-// jobs picks each file's language. A file named as an argument with no
-// known extension is a usage error; one from --files-from is counted as
-// unsupported, so `git ls-files | castchunk chunk --files-from -` just
-// works.
+// jobs picks each file's language by its name, its git attributes or
+// --lang, and leaves out vendored files. A file the name gives no grammar
+// is left for the pipeline to read (a shebang, or text with --all-text). A
+// file named as an argument is always chunked when it can be: one that no
+// grammar parses (and that is not text with --all-text) is a usage error;
+// one in --files-from is counted as unsupported, so
+// `git ls-files | castchunk chunk --files-from -` just works.
 func (r *chunkRun) jobs(files []walk.File) ([]pipeline.Job, error) {
 	named := map[string]bool{}
 	for _, a := range r.cfg.args {
@@ -404,20 +422,67 @@ func (r *chunkRun) jobs(files []walk.File) ([]pipeline.Job, error) {
 	}
 	jobs := make([]pipeline.Job, 0, len(files))
 	for _, f := range files {
+		isNamed := f.Explicit && named[f.Path]
 		l := r.cfg.forced
+		if l == nil && f.Attrs.Language != "" {
+			l = lang.ForLinguist(f.Attrs.Language)
+		}
 		if l == nil {
 			l = lang.ForPath(f.Path)
 		}
-		if l == nil {
-			if f.Explicit && named[f.Path] {
-				return nil, usageError("%s: unsupported file type; name a language with --lang (%s)", quoteName(f.Path), strings.Join(lang.Names(), ", "))
-			}
-			r.summary.Unsupported(f.Path)
+		if l == nil && isNamed && r.cfg.pipeline.Text == nil && !hasShebangLanguage(f.OSPath) {
+			return nil, usageError("%s: no grammar for this file; name a language with --lang (%s), or chunk it as text with --all-text", quoteName(f.Path), strings.Join(lang.Names(), ", "))
+		}
+		rel := underRoot(f.Path, r.cfg.roots)
+		if !isNamed && !r.cfg.vendored && detect.Vendored(rel, triBool(f.Attrs.Vendored)) {
+			r.vendoredSkipped++
+			r.summary.Skip("vendored")
 			continue
 		}
-		jobs = append(jobs, pipeline.Job{Path: f.Path, OSPath: f.OSPath, Lang: l, Size: f.Size})
+		jobs = append(jobs, pipeline.Job{Path: f.Path, OSPath: f.OSPath, Lang: l, Size: f.Size,
+			Generated: triBool(f.Attrs.Generated), Named: isNamed, Rel: rel})
 	}
 	return jobs, nil
+}
+
+// underRoot returns a display path relative to the root argument it was
+// reached from ("lib/x.js" for "vendor/lib/x.js" under the root "vendor"),
+// so that a folder the user named is never vendored as a whole.
+func underRoot(p string, roots []string) string {
+	best := ""
+	for _, r := range roots {
+		r = path.Clean(strings.ReplaceAll(r, string(os.PathSeparator), "/"))
+		if r != "." && strings.HasPrefix(p, r+"/") && len(r) > len(best) {
+			best = r
+		}
+	}
+	if best == "" {
+		return p
+	}
+	return p[len(best)+1:]
+}
+
+// triBool turns a linguist attribute into what package detect takes: nil
+// when the attributes do not say.
+func triBool(t walk.Tri) *bool {
+	if t == walk.Unspecified {
+		return nil
+	}
+	b := t == walk.Yes
+	return &b
+}
+
+// hasShebangLanguage reports whether a file named on the command line
+// starts with a shebang whose interpreter has a grammar.
+func hasShebangLanguage(name string) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		return true // let the pipeline report why it cannot be read
+	}
+	defer f.Close()
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(f, head)
+	return lang.ForInterpreter(detect.Interpreter(head[:n])) != nil
 }
 
 // write runs the pipeline into the output format. Only a run that went
@@ -454,6 +519,13 @@ func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 	case pipeline.Failed:
 		r.fail(res.Job.Path, res.Message)
 		return nil
+	case pipeline.SkipUnsupported:
+		r.summary.Unsupported(res.Job.Path)
+		return nil
+	case pipeline.SkipGenerated:
+		r.generatedSkipped++
+		r.summary.Skip(res.Outcome.String())
+		return nil
 	default:
 		r.summary.Skip(res.Outcome.String())
 		if res.Outcome == pipeline.SkipUnreadable {
@@ -466,7 +538,7 @@ func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 		r.warn(res.Job.Path, res.Message)
 	}
 	r.noteCache(res)
-	if res.Method != r.cfg.pipeline.Setup.Method {
+	if res.Job.Lang != nil && res.Method != r.cfg.pipeline.Setup.Method {
 		r.summary.Fallback()
 	}
 	if res.Syntax {
@@ -476,19 +548,39 @@ func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 		r.summary.Empty()
 		return nil
 	}
-	f := record.File{Path: res.Job.Path, Language: res.Job.Lang.Name, Method: res.Method.Name, Src: res.Src}
+	f := record.File{Path: res.Job.Path, Language: res.Language, Method: res.Method.Name, Src: res.Src}
 	err := w.WriteFile(f, res.Spans)
 	var bad *record.EncodeError
 	if errors.As(err, &bad) {
 		r.fail(res.Job.Path, bad.Error())
 		return nil
 	}
-	name := res.Job.Lang.Name
+	name := res.Language
 	r.summary.AddFile(name, len(res.Src))
 	for _, s := range res.Spans {
 		r.summary.AddChunk(name, s.Size)
 	}
 	return err
+}
+
+// tellSkipped says, once per reason, how many files were left out on
+// purpose and how to bring them back.
+func (r *chunkRun) tellSkipped() {
+	for _, n := range []struct {
+		count      int
+		what, flag string
+	}{{r.generatedSkipped, "generated", "--include-generated"}, {r.vendoredSkipped, "vendored", "--include-vendored"}} {
+		if n.count > 0 {
+			fmt.Fprintf(r.s.Err, "castchunk: skipped %d %s %s (%s to chunk %s)\n", n.count, n.what, plural(n.count, "file", "files"), n.flag, plural(n.count, "it", "them"))
+		}
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // fail reports a file a chunker got wrong: it is left out, and the run

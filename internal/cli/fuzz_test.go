@@ -3,13 +3,11 @@ package cli
 import (
 	"bytes"
 	"context"
-	"io"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/castchunk/castchunk/internal/record"
 )
 
 // FuzzParseShard: no --shard value panics; an accepted one names a shard
@@ -66,18 +64,7 @@ func FuzzChunkFlags(f *testing.F) {
 		code := Main(context.Background(), args, Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
 		switch code {
 		case ExitOK:
-			dec := record.NewDecoder(&out)
-			dec.Strict = true
-			for {
-				var r record.Record
-				err := dec.Decode(&r)
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					t.Fatalf("%v: bad output: %v", args, err)
-				}
-			}
+			strictRecords(t, fmt.Sprintf("%v: bad output", args), &out)
 		case ExitUsage:
 			if !strings.Contains(errOut.String(), "Run 'castchunk chunk --help' for usage.") {
 				t.Fatalf("%v: usage error without the hint: %q", args, errOut.String())

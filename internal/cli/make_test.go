@@ -2,13 +2,10 @@ package cli
 
 import (
 	"bytes"
-	"io"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/castchunk/castchunk/internal/record"
 )
 
 // TestMakeRunPrintsOnlyRecords: `make run > chunks.jsonl` must give a file
@@ -25,21 +22,7 @@ func TestMakeRunPrintsOnlyRecords(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("make run: %v\n%s", err, stderr.String())
 	}
-	dec := record.NewDecoder(&stdout)
-	dec.Strict = true
-	n := 0
-	for {
-		var r record.Record
-		err := dec.Decode(&r)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("stdout of make run is not records only: %v", err)
-		}
-		n++
-	}
-	if n == 0 {
+	if len(strictRecords(t, "stdout of make run is not records only", &stdout)) == 0 {
 		t.Fatal("make run printed no record")
 	}
 	if !strings.Contains(stderr.String(), "language") {

@@ -179,15 +179,18 @@ func interruptible(ctx context.Context, fn func() error) error {
 	}
 }
 
-// refuseInputAsOutput refuses -o FILE when FILE is one of the files to
-// chunk: the run would replace the source with its records.
-func refuseInputAsOutput(name string, jobs []pipeline.Job) error {
+// outputAmongInputs handles -o FILE when FILE is one of the files listed.
+// Named as an argument, or source code a grammar parses, it would be
+// replaced by its records: a usage error. Otherwise (met while walking
+// with --all-text, say) it is the output of an earlier run and is left out
+// of the inputs, as tar leaves out its own archive.
+func outputAmongInputs(name string, jobs []pipeline.Job) ([]pipeline.Job, error) {
 	if name == "" || name == "-" {
-		return nil
+		return jobs, nil
 	}
 	out, err := os.Stat(name)
 	if err != nil || !out.Mode().IsRegular() {
-		return nil // a new file, or a device or FIFO written in place: no input
+		return jobs, nil // a new file, or a device or FIFO written in place: no input
 	}
 	// Only inputs of the output's name (or of the name it links to) can be
 	// the same file, short of hard links: stat those alone.
@@ -195,15 +198,18 @@ func refuseInputAsOutput(name string, jobs []pipeline.Job) error {
 	if resolved, err := filepath.EvalSymlinks(name); err == nil {
 		bases[filepath.Base(resolved)] = true
 	}
-	for _, j := range jobs {
+	for i, j := range jobs {
 		if j.Reader != nil || !bases[filepath.Base(j.OSPath)] {
 			continue
 		}
 		if in, err := os.Stat(j.OSPath); err == nil && os.SameFile(in, out) {
-			return usageError("-o %s is one of the files to chunk (%s): it would be replaced by its records", quoteName(name), quoteName(j.Path))
+			if j.Named || j.Lang != nil {
+				return nil, usageError("-o %s is one of the files to chunk (%s): it would be replaced by its records", quoteName(name), quoteName(j.Path))
+			}
+			return append(jobs[:i:i], jobs[i+1:]...), nil
 		}
 	}
-	return nil
+	return jobs, nil
 }
 
 // closedPipe reports a write to a reader that went away (`| head`): the

@@ -26,6 +26,7 @@ import (
 	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/regular"
+	"github.com/castchunk/castchunk/internal/walk"
 )
 
 // Problem is one thing wrong with one record (Index -1: with the file).
@@ -195,10 +196,23 @@ func (v *Verifier) checkLanguage(f *file, r *record.Record) {
 		v.problem(r, fmt.Sprintf("language %q is not one of %v", r.Language, lang.Names()))
 	case v.Lang != "" && r.Language != v.Lang:
 		v.problem(r, fmt.Sprintf("language is %q, not %q as --lang says", r.Language, v.Lang))
-	case v.Lang == "" && byExt != nil && byExt != l:
+	case v.Lang == "" && byExt != nil && byExt != l && !v.attributesSay(r.Path, l):
 		v.problem(r, fmt.Sprintf("language is %q, but %s is %s by its name (if the records were made with chunk --lang %s, verify with --lang %s)",
 			r.Language, path.Base(r.Path), byExt.Name, r.Language, r.Language))
 	}
+}
+
+// attributesSay reports whether the file's git attributes give it language
+// l (`*.h linguist-language=C++`), as chunk reads them. It is asked only
+// when the record's language is not the one the name gives, which is rare,
+// so the walk it costs is rare too.
+func (v *Verifier) attributesSay(p string, l *lang.Language) bool {
+	name := filepath.FromSlash(p)
+	if !filepath.IsAbs(name) {
+		name = filepath.Join(v.Root, name)
+	}
+	files, _, err := walk.List([]string{name}, walk.Options{})
+	return err == nil && len(files) == 1 && files[0].Attrs.Language != "" && lang.ForLinguist(files[0].Attrs.Language) == l
 }
 
 // checkID recomputes the id from the README's recipe; ids that follow it
