@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/castchunk/castchunk/internal/bytesize"
+	"github.com/castchunk/castchunk/internal/regular"
 )
 
 // The most the walker reads of one rules or metadata file. A file over its
@@ -66,19 +67,19 @@ func readMeta(p string, limit int64, noFollow bool) ([]byte, error) {
 	if !before.Mode().IsRegular() {
 		return nil, refuseSpecial(before)
 	}
-	// O_NONBLOCK has no effect on a regular file's reads, so it is left set.
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := os.OpenFile(p, regular.Flags, 0)
 	if err != nil {
+		return nil, err
+	}
+	info, err := regular.Check(f) // closes f when it is not regular
+	if err != nil {
+		var nr *regular.NotRegularError
+		if errors.As(err, &nr) {
+			return nil, &refusedError{err.Error()}
+		}
 		return nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, refuseSpecial(info)
-	}
 	if !os.SameFile(before, info) {
 		return nil, &refusedError{"replaced while being opened"}
 	}
@@ -100,7 +101,7 @@ func refuseSpecial(info fs.FileInfo) error {
 	if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(info, null) {
 		return nil
 	}
-	return &refusedError{"not a regular file (" + kindOf(info.Mode()) + ")"}
+	return &refusedError{(&regular.NotRegularError{Mode: info.Mode()}).Error()}
 }
 
 // missing reports whether readMeta's error means "no such file" (git is
@@ -108,23 +109,4 @@ func refuseSpecial(info fs.FileInfo) error {
 // it was told not to follow.
 func missing(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, errSymlink)
-}
-
-// kindOf names the type of a file that is not regular, for people.
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	}
-	return "of an unknown type"
 }

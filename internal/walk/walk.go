@@ -158,6 +158,8 @@
 package walk
 
 import (
+	"github.com/castchunk/castchunk/internal/regular"
+
 	"errors"
 	"fmt"
 	"io/fs"
@@ -312,7 +314,7 @@ func (w *walker) root(arg string) {
 		w.dirRoot(display, osPath, info)
 	default:
 		// A FIFO, socket or device: reading it could block or never end.
-		w.warn(display, "not a regular file ("+kindOf(info.Mode())+")", Unreadable)
+		w.warn(display, (&regular.NotRegularError{Mode: info.Mode()}).Error(), Unreadable)
 		w.rootFailed = true
 	}
 }
