@@ -158,8 +158,6 @@
 package walk
 
 import (
-	"github.com/castchunk/castchunk/internal/regular"
-
 	"errors"
 	"fmt"
 	"io/fs"
@@ -169,6 +167,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/castchunk/castchunk/internal/regular"
 )
 
 // Options control which files are listed.
