@@ -4,6 +4,9 @@
 # output through `castchunk verify`, and print files, MB, chunks, mean chunk
 # size as a share of the budget, and wall time. Usage:
 #   make corpus && scripts/realrepos.sh [bin/castchunk] [bench/corpus]
+# The seventeen languages added later (Go, JavaScript, Rust, C, C++, Ruby, PHP,
+# Bash, Kotlin, Scala, Lua, Markdown, JSON, YAML, TOML, HTML, CSS) are
+# measured on public trees by scripts/languages.sh.
 set -euo pipefail
 bin=${1:-bin/castchunk}
 corpus=${2:-bench/corpus}
