@@ -109,7 +109,7 @@ def candidates(root):
             'utf-8', 'surrogateescape').split('\0')) - {''}), 'git'
     with tempfile.TemporaryDirectory() as gd:
         subprocess.run(['git', 'init', '-q', gd], check=True)
-        cmd = ['git', '--git-dir', gd + '/.git', '--work-tree', root, 'ls-files', '-z', '--others',
+        cmd = ['git', '--git-dir', gd + '/.git', '--work-tree', os.path.abspath(root), 'ls-files', '-z', '--others',
                '--exclude-standard']
         out = subprocess.run(cmd, capture_output=True, check=True, cwd=root).stdout
     return sorted(set(out.decode('utf-8', 'surrogateescape').split('\0')) - {''}), 'plain'
@@ -146,7 +146,10 @@ def main():
             files.setdefault(r['path'], []).append(r)
 
     bytes_total = 0
+    by_language = collections.defaultdict(lambda: [0, 0, 0])  # files, chunks, bytes
     for path, recs in files.items():
+        by_language[recs[0]['language']][0] += 1
+        by_language[recs[0]['language']][1] += len(recs)
         try:
             with open(os.path.join(a.root, path), 'rb') as f:
                 data = f.read()
@@ -154,6 +157,7 @@ def main():
             problem('read', f'{path}: {e}')
             continue
         bytes_total += len(data)
+        by_language[recs[0]['language']][2] += len(data)
         pos, line = 0, 1  # the tiling position and the line it is on
         for i, r in enumerate(recs):
             s, e = r['start_byte'], r['end_byte']
@@ -243,6 +247,7 @@ def main():
         if len(msgs) > 20:
             print(f'{kind}: ... {len(msgs) - 20} more')
     summary = dict(ok=not problems, files=len(files), chunks=chunks, bytes=bytes_total,
+                   by_language=dict(sorted(by_language.items())),
                    listed_by=listed_by, expected=len(expected), chunked=len(chunked), empty=len(empty),
                    named_on_stderr=len(on_stderr), skipped_counted=dict(skipped),
                    left=dict(looks), hidden_not_expected=hidden,
