@@ -11,7 +11,7 @@ BIN      := bin/castchunk
 SAMPLE   ?= testdata/corpus
 FUZZTIME ?= 30s
 
-.PHONY: all build run test tidy race vet fuzz bench corpus clean
+.PHONY: all build run test tidy race vet fuzz bench corpus languages clean
 
 all: build
 
@@ -61,6 +61,11 @@ BENCHFLAGS ?=
 bench: build corpus
 	$(GO) build -o bin/castbench ./cmd/castbench
 	./bin/castbench -bin $(BIN) -corpus bench/corpus-small -corpus bench/corpus $(BENCHFLAGS)
+
+## languages: chunk public trees of the seventeen newer languages (Debian, npm, Go modules; cached in
+## /tmp/castchunk-langs) at budgets 2000 and 300 with both methods; verify and check every output
+languages: build
+	GO=$(GO) bash scripts/languages.sh $(BIN)
 
 clean:
 	rm -rf bin

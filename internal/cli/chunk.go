@@ -435,8 +435,15 @@ func (r *chunkRun) jobs(files []walk.File) ([]pipeline.Job, error) {
 		}
 		rel := underRoot(f.Path, r.cfg.roots)
 		if !isNamed && !r.cfg.vendored && detect.Vendored(rel, triBool(f.Attrs.Vendored)) {
-			r.vendoredSkipped++
-			r.summary.Skip("vendored")
+			// Count as vendored only what would have been chunked: a file
+			// no grammar parses stays unsupported (unread, no shebang looked
+			// for), so the counts add up to the files listed.
+			if l == nil && r.cfg.pipeline.Text == nil {
+				r.summary.Unsupported(f.Path)
+			} else {
+				r.vendoredSkipped++
+				r.summary.Skip("vendored")
+			}
 			continue
 		}
 		jobs = append(jobs, pipeline.Job{Path: f.Path, OSPath: f.OSPath, Lang: l, Size: f.Size,

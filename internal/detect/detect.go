@@ -110,7 +110,7 @@ func Vendored(p string, attr *bool) bool {
 var vendoredPath = regexp.MustCompile(`(^|/)(` +
 	`[Vv]endors?|node_modules|bower_components|jspm_packages|web_modules|` +
 	`(3rd|[Tt]hird)[-_]?[Pp]arty|[Ee]xternals?|Godeps/_workspace|Carthage/(Checkouts|Build)|Pods|` +
-	`\.yarn/(cache|releases|plugins|sdks|unplugged)|\.pnpm-store|site-packages|\.venv|venv|\.tox|\.bundle|` +
+	`\.yarn/(cache|releases|plugins|sdks|unplugged)|\.pnpm-store|site-packages|\.venv|\.tox|\.bundle|` +
 	`\.cargo/registry|\.m2/repository|\.gradle` +
 	`)/`)
 

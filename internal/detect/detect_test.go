@@ -73,6 +73,8 @@ func TestVendored(t *testing.T) {
 		{"ios/Pods/AFNetworking/a.m", nil, true},
 		{"web/.yarn/cache/x.js", nil, true},
 		{"testdata/corpus/a.py", nil, false},
+		{"Lib/venv/__init__.py", nil, false}, // CPython's own venv package
+		{".venv/lib/python3.11/site-packages/x.py", nil, true},
 		{"types/index.d.ts", nil, false},
 		{"docs/conf.py", nil, false},
 		{"src/vendored.py", nil, false},
