@@ -348,17 +348,7 @@ func TestRandomAttrsAgainstGit(t *testing.T) {
 	}
 	total := 0
 	for seed := int64(1); seed <= int64(n); seed++ {
-		rng := rand.New(rand.NewSource(seed))
-		dir := t.TempDir()
-		git(t, dir, "init", "-q")
-		files := randomTree(rng)
-		writeTree(t, dir, files...)
-		dirs := map[string]bool{"": true}
-		for _, f := range files {
-			for d := filepath.ToSlash(filepath.Dir(f)); d != "."; d = filepath.ToSlash(filepath.Dir(d)) {
-				dirs[d] = true
-			}
-		}
+		rng, dir, _, dirs := randomRepo(t, seed)
 		attrs := map[string]string{}
 		for _, d := range sortedKeys(dirs) {
 			if rng.Intn(2) == 0 {

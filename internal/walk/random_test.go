@@ -27,17 +27,7 @@ func TestRandomAgainstGit(t *testing.T) {
 	total, listed := 0, 0
 	defer func() { t.Logf("%d files, %d listed by git", total, listed) }()
 	for seed := int64(1); seed <= int64(n); seed++ {
-		rng := rand.New(rand.NewSource(seed))
-		dir := t.TempDir()
-		git(t, dir, "init", "-q")
-		files := randomTree(rng)
-		writeTree(t, dir, files...)
-		dirs := map[string]bool{"": true}
-		for _, f := range files {
-			for d := filepath.ToSlash(filepath.Dir(f)); d != "."; d = filepath.ToSlash(filepath.Dir(d)) {
-				dirs[d] = true
-			}
-		}
+		rng, dir, files, dirs := randomRepo(t, seed)
 		ignores := map[string]string{}
 		for _, d := range sortedKeys(dirs) {
 			if rng.Intn(3) == 0 {
@@ -153,4 +143,23 @@ func gitIgnoresDir(t *testing.T, repo, dir string) bool {
 		}
 	}
 	return false
+}
+
+// randomRepo makes a git repository of a random tree for seed and returns
+// the generator (to go on drawing from), its folder, its files and the set
+// of their folders ("" for the top).
+func randomRepo(t *testing.T, seed int64) (*rand.Rand, string, []string, map[string]bool) {
+	t.Helper()
+	rng := rand.New(rand.NewSource(seed))
+	dir := t.TempDir()
+	git(t, dir, "init", "-q")
+	files := randomTree(rng)
+	writeTree(t, dir, files...)
+	dirs := map[string]bool{"": true}
+	for _, f := range files {
+		for d := filepath.ToSlash(filepath.Dir(f)); d != "."; d = filepath.ToSlash(filepath.Dir(d)) {
+			dirs[d] = true
+		}
+	}
+	return rng, dir, files, dirs
 }
