@@ -1,0 +1,3 @@
+; Bash: functions, `f() { … }` and `function f { … }`.
+
+(function_definition name: (word) @name) @definition.function

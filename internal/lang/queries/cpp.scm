@@ -1,0 +1,87 @@
+; C++. As C, plus classes, namespaces and methods. A function defined or
+; declared directly in a class body (templates included) is a method; one
+; defined outside its class (`void Cache::put(…) {…}`) is a function named
+; by its qualified name, as is a friend defined in the class. The name is
+; whatever the function declarator declares, behind pointers and
+; references: an identifier, a qualified name, a destructor, an operator.
+
+(field_declaration_list
+  (function_definition
+  declarator: [
+    (function_declarator declarator: (_) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (_) @name))
+    (reference_declarator (function_declarator declarator: (_) @name))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
+  ]) @definition.method)
+(field_declaration_list
+  (template_declaration
+    (function_definition
+      declarator: [
+        (function_declarator declarator: (_) @name)
+        (pointer_declarator declarator: (function_declarator declarator: (_) @name))
+        (reference_declarator (function_declarator declarator: (_) @name))
+        (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
+      ]) @definition.method))
+(field_declaration_list
+  (field_declaration
+  declarator: [
+    (function_declarator declarator: (_) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (_) @name))
+    (reference_declarator (function_declarator declarator: (_) @name))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
+  ]) @definition.method)
+(field_declaration_list
+  (declaration
+  declarator: [
+    (function_declarator declarator: (_) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (_) @name))
+    (reference_declarator (function_declarator declarator: (_) @name))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
+  ]) @definition.method)
+(field_declaration_list
+  (template_declaration
+    (declaration
+      declarator: [
+        (function_declarator declarator: (_) @name)
+        (pointer_declarator declarator: (function_declarator declarator: (_) @name))
+        (reference_declarator (function_declarator declarator: (_) @name))
+        (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
+      ]) @definition.method))
+
+(function_definition
+  declarator: [
+    (function_declarator declarator: (_) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (_) @name))
+    (reference_declarator (function_declarator declarator: (_) @name))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
+  ]) @definition.function
+
+; Prototypes at namespace level (in a header, the API it defines).
+(translation_unit
+  (declaration
+  declarator: [
+    (function_declarator declarator: (_) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (_) @name))
+    (reference_declarator (function_declarator declarator: (_) @name))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
+  ]) @definition.function)
+(declaration_list
+  (declaration
+  declarator: [
+    (function_declarator declarator: (_) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (_) @name))
+    (reference_declarator (function_declarator declarator: (_) @name))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
+  ]) @definition.function)
+
+(class_specifier name: (_) @name body: (field_declaration_list)) @definition.class
+(struct_specifier name: (_) @name body: (field_declaration_list)) @definition.struct
+(union_specifier name: (_) @name body: (field_declaration_list)) @definition.struct
+(enum_specifier name: (_) @name body: (enumerator_list)) @definition.enum
+(namespace_definition name: (_) @name) @definition.namespace
+
+(type_definition declarator: (type_identifier) @name) @definition.type
+(alias_declaration name: (type_identifier) @name) @definition.type
+
+(preproc_def name: (identifier) @name value: (_)) @definition.macro
+(preproc_function_def name: (identifier) @name) @definition.macro

@@ -1,0 +1,16 @@
+; Scala. Classes, objects, traits, enums, functions (methods in a template
+; body: a class's, object's or trait's), abstract method declarations, type
+; definitions, given instances and packages with a body.
+
+(template_body (function_definition name: (_) @name) @definition.method)
+(template_body (function_declaration name: (_) @name) @definition.method)
+(function_definition name: (_) @name) @definition.function
+(function_declaration name: (_) @name) @definition.function
+
+(class_definition name: (_) @name) @definition.class
+(object_definition name: (_) @name) @definition.object
+(trait_definition name: (_) @name) @definition.trait
+(enum_definition name: (_) @name) @definition.enum
+(type_definition name: (_) @name) @definition.type
+(given_definition name: (_) @name) @definition.object
+(package_clause name: (_) @name body: (template_body)) @definition.namespace

@@ -1,0 +1,425 @@
+// Package outline finds the definitions of a parsed file (language
+// knowledge from internal/lang's query files) and answers, language-blind,
+// which enclose a chunk and which start inside it.
+//
+// A definition is a named node that a reader would name as "where am I":
+// a class, a function, a Markdown section, a TOML table. Each language's
+// query (lang.Language.DefinitionQuery, tree-sitter's tags.scm convention)
+// captures the node as @definition.KIND, KIND one of Kinds, and its name as
+// @name. Beyond tags.scm:
+//
+//   - Several @name captures in one match name the text from the first
+//     one's start to the last one's end ("impl Display for Ini" captures the
+//     trait and the type: the name is "Display for Ini"; a CSS at-rule
+//     captures its keyword and its query: "@media (max-width: 600px)").
+//   - A @qualifier capture is put before the name with a dot: a Go method
+//     is named "Type.Method" from its receiver's type, since nothing else
+//     in its scope says which type it belongs to.
+//   - Captures whose names start with "_" only feed predicates.
+//
+// What is not a definition: anonymous things (lambdas, callbacks, anonymous
+// classes, a JavaScript default-exported anonymous function), variables and
+// constants (a value is not a place; a big table literal is still chunked,
+// it just encloses nothing), declarations without a body except where a
+// header is the definition (C prototypes, interface method signatures),
+// and anything whose name is empty. A function or lambda expression bound
+// to a name (JavaScript `const f = () => {}`, Lua `local f = function()`) is
+// a function of that name. A function directly inside a class, struct,
+// interface, trait, impl or object body is a method; elsewhere (top level,
+// nested in a function) it is a function.
+//
+// Def.Start is the start of the defining node itself, not of its
+// decorators or annotations when the grammar wraps them around it (Python's
+// decorated_definition): a chunk that begins on a decorator line is not
+// inside the function it decorates, as in Python's own ast (a def's lineno
+// is its `def` line).
+package outline
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/castchunk/castchunk/internal/lang"
+)
+
+// Kinds is the vocabulary of definition kinds, each with its meaning. It is
+// small on purpose: a kind says what sort of place a chunk is in, across
+// languages, so near-synonyms share one (a Java record is a class, a C union
+// a struct, a C# record struct a struct).
+var Kinds = []struct{ Kind, Meaning string }{
+	{"module", "a named module: Ruby module, Rust mod, TypeScript `declare module`"},
+	{"namespace", "a namespace: C++, C#, PHP, TypeScript namespace"},
+	{"class", "a class, including records and annotation-free data classes"},
+	{"interface", "an interface or protocol: Java, C#, Go, TypeScript, PHP, Kotlin"},
+	{"struct", "a record type with fields: C/C++/Rust/Go/C# struct, C/Rust union"},
+	{"enum", "an enumeration"},
+	{"trait", "a trait or mixin: Rust, Scala, PHP trait"},
+	{"impl", "a Rust impl block, named by its type (\"Trait for Type\")"},
+	{"object", "a singleton object: Scala/Kotlin object, Kotlin companion object"},
+	{"function", "a function not directly in a type's body, including named lambdas"},
+	{"method", "a function directly in a class/struct/impl/trait/object body; Go receivers"},
+	{"constructor", "a constructor the grammar tells apart (Java, C#, Kotlin, JS/TS `constructor`)"},
+	{"property", "a property with accessors (C#)"},
+	{"type", "a type alias or typedef"},
+	{"macro", "a macro: C/C++ #define, Rust macro_rules!"},
+	{"section", "a Markdown section, named by its heading, nested by level"},
+	{"table", "a TOML table or array-of-tables element, named by its key"},
+	{"key", "a JSON/YAML key whose value is an object/mapping or array/sequence"},
+	{"rule", "a CSS rule set (named by its selectors) or at-rule block (@media …)"},
+	{"element", "an HTML element with an id attribute, named by the id"},
+}
+
+// Def is one definition in a file.
+type Def struct {
+	Kind       string // from Kinds
+	Name       string // the defined name, whitespace runs collapsed to one space, at most MaxName bytes
+	Start, End int    // byte range of the definition's node
+	Line       int    // 1-based line of Start
+}
+
+// MaxName is the longest name kept, in bytes: a CSS selector list or a
+// generated key can be a paragraph long, and a record should stay small.
+const MaxName = 200
+
+// Finder computes definitions. It is owned by one goroutine (a worker): it
+// caches each language's compiled query and reuses one query cursor.
+type Finder struct {
+	cursor  *sitter.QueryCursor
+	queries map[*lang.Language]*compiled
+}
+
+// NewFinder returns a Finder; Close frees its C memory.
+func NewFinder() *Finder {
+	return &Finder{cursor: sitter.NewQueryCursor(), queries: map[*lang.Language]*compiled{}}
+}
+
+// Close frees the compiled queries and the cursor.
+func (f *Finder) Close() {
+	for _, q := range f.queries {
+		q.query.Close()
+	}
+	f.queries = nil
+	f.cursor.Close()
+}
+
+// compiled is a language's query with the role of each capture resolved
+// once, so a match is read without comparing strings.
+type compiled struct {
+	query *sitter.Query
+	role  []role   // by capture index
+	kind  []string // by capture index, for roleDef
+}
+
+type role uint8
+
+const (
+	roleIgnore role = iota
+	roleDef
+	roleName
+	roleQualifier
+)
+
+// Compile compiles a language's definition query and checks its captures:
+// every @definition.KIND must use a kind from Kinds, and no other capture
+// name may appear except @name, @qualifier and "_"-prefixed ones.
+func Compile(l *lang.Language) (*sitter.Query, error) {
+	c, err := compile(l)
+	if err != nil {
+		return nil, err
+	}
+	return c.query, nil
+}
+
+func compile(l *lang.Language) (*compiled, error) {
+	q, qerr := sitter.NewQuery(l.Grammar(), l.DefinitionQuery())
+	if qerr != nil {
+		return nil, fmt.Errorf("%s definition query: %w", l.Name, qerr)
+	}
+	c := &compiled{query: q}
+	for _, name := range q.CaptureNames() {
+		r, kind, err := captureRole(name)
+		if err != nil {
+			q.Close()
+			return nil, fmt.Errorf("%s definition query: %w", l.Name, err)
+		}
+		c.role = append(c.role, r)
+		c.kind = append(c.kind, kind)
+	}
+	return c, nil
+}
+
+func captureRole(name string) (role, string, error) {
+	switch {
+	case name == "name":
+		return roleName, "", nil
+	case name == "qualifier":
+		return roleQualifier, "", nil
+	case strings.HasPrefix(name, "_"):
+		return roleIgnore, "", nil
+	case strings.HasPrefix(name, "definition."):
+		kind := strings.TrimPrefix(name, "definition.")
+		if !IsKind(kind) {
+			return 0, "", fmt.Errorf("capture @%s: %q is not in outline.Kinds", name, kind)
+		}
+		return roleDef, kind, nil
+	}
+	return 0, "", fmt.Errorf("capture @%s: want @definition.KIND, @name, @qualifier or @_x", name)
+}
+
+// IsKind reports whether kind is in Kinds.
+func IsKind(kind string) bool {
+	for _, k := range Kinds {
+		if k.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *Finder) query(l *lang.Language) (*compiled, error) {
+	if c, ok := f.queries[l]; ok {
+		return c, nil
+	}
+	c, err := compile(l)
+	if err != nil {
+		return nil, err
+	}
+	f.queries[l] = c
+	return c, nil
+}
+
+// found is a Def with the index of the pattern that found it, to let the
+// first pattern win when several match one node.
+type found struct {
+	Def
+	pattern uint
+}
+
+// Find returns the file's definitions sorted by Start ascending, End
+// descending (outer before inner), deduplicated: one Def per byte range,
+// from the first pattern (in query order) that matched it. That is how a
+// query says "a def in a class body is a method": the method pattern comes
+// before the general function pattern.
+func (f *Finder) Find(l *lang.Language, src []byte, tree *sitter.Tree) ([]Def, error) {
+	c, err := f.query(l)
+	if err != nil {
+		return nil, err
+	}
+	root := tree.RootNode()
+	var all []found
+	matches := f.cursor.Matches(c.query, root, src)
+	for m := matches.Next(); m != nil; m = matches.Next() {
+		if d, ok := c.read(m, src); ok {
+			all = append(all, d)
+		}
+	}
+	return sortDedup(all), nil
+}
+
+// read turns one match into a Def; false when it has no definition node or
+// its name is empty.
+func (c *compiled) read(m *sitter.QueryMatch, src []byte) (found, bool) {
+	var d found
+	var def *sitter.Node
+	nameStart, nameEnd := -1, -1
+	var qualifier string
+	for i := range m.Captures {
+		cp := &m.Captures[i]
+		switch c.role[cp.Index] {
+		case roleDef:
+			def = &cp.Node
+			d.Kind = c.kind[cp.Index]
+		case roleName:
+			s, e := int(cp.Node.StartByte()), int(cp.Node.EndByte())
+			if nameStart < 0 || s < nameStart {
+				nameStart = s
+			}
+			if e > nameEnd {
+				nameEnd = e
+			}
+		case roleQualifier:
+			qualifier = cleanName(src[cp.Node.StartByte():cp.Node.EndByte()])
+		}
+	}
+	if def == nil || nameStart < 0 {
+		return d, false
+	}
+	d.Name = cleanName(src[nameStart:nameEnd])
+	if d.Name == "" {
+		return d, false
+	}
+	if qualifier != "" {
+		d.Name = cut(qualifier + "." + d.Name)
+	}
+	d.Start, d.End = int(def.StartByte()), int(def.EndByte())
+	d.Line = int(def.StartPosition().Row) + 1
+	d.pattern = m.PatternIndex
+	return d, true
+}
+
+// sortDedup orders the matches by Start, End descending, then pattern, and
+// keeps the first of each byte range.
+func sortDedup(all []found) []Def {
+	sort.Slice(all, func(i, j int) bool {
+		a, b := &all[i], &all[j]
+		if a.Start != b.Start {
+			return a.Start < b.Start
+		}
+		if a.End != b.End {
+			return a.End > b.End
+		}
+		return a.pattern < b.pattern
+	})
+	defs := make([]Def, 0, len(all))
+	for i := range all {
+		if i > 0 && all[i].Start == all[i-1].Start && all[i].End == all[i-1].End {
+			continue
+		}
+		defs = append(defs, all[i].Def)
+	}
+	return defs
+}
+
+// cleanName collapses each run of whitespace to one space, trims the ends
+// and cuts the result to MaxName bytes.
+func cleanName(b []byte) string {
+	var sb strings.Builder
+	sb.Grow(min(len(b), MaxName+4))
+	space := false
+	for i := 0; i < len(b) && sb.Len() <= MaxName; {
+		r, n := rune(b[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRune(b[i:])
+		}
+		if unicode.IsSpace(r) {
+			space = sb.Len() > 0
+		} else {
+			if space {
+				sb.WriteByte(' ')
+				space = false
+			}
+			sb.Write(b[i : i+n])
+		}
+		i += n
+	}
+	return cut(sb.String())
+}
+
+// cut shortens s to at most MaxName bytes at a UTF-8 boundary.
+func cut(s string) string {
+	if len(s) <= MaxName {
+		return s
+	}
+	i := MaxName
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return strings.TrimRight(s[:i], " ")
+}
+
+// Anchor returns the byte a chunk src[start:end) is placed by: its first
+// non-whitespace byte, or start when the chunk is all whitespace.
+// Whitespace is unicode.IsSpace, as in the size metric.
+func Anchor(src []byte, start, end int) int {
+	for i := start; i < end; {
+		r, n := rune(src[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRune(src[i:end])
+		}
+		if !unicode.IsSpace(r) {
+			return i
+		}
+		i += n
+	}
+	return start
+}
+
+// Scope appends to dst the definitions enclosing the chunk src[start:end),
+// outermost first: those with Start < anchor < End, anchor being the
+// chunk's first non-whitespace byte (Anchor). A definition that starts at
+// the anchor is not the chunk's scope but one it defines. defs must be
+// sorted as Find returns them.
+//
+// It costs a binary search plus a scan of the definitions before the
+// anchor; for chunks in order, Sweep answers in amortised constant time.
+func Scope(dst, defs []Def, src []byte, start, end int) []Def {
+	anchor := Anchor(src, start, end)
+	j := sort.Search(len(defs), func(i int) bool { return defs[i].Start >= anchor })
+	mark := len(dst)
+	// Walking back from the last def before the anchor, the enclosing ones
+	// come innermost first; reverse them at the end.
+	for i := j - 1; i >= 0; i-- {
+		if defs[i].End > anchor {
+			dst = append(dst, defs[i])
+		}
+	}
+	reverse(dst[mark:])
+	return dst
+}
+
+func reverse(s []Def) {
+	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
+		s[i], s[j] = s[j], s[i]
+	}
+}
+
+// Defines appends to dst the definitions with start <= Start < end, in
+// order. defs must be sorted as Find returns them.
+func Defines(dst, defs []Def, start, end int) []Def {
+	i := sort.Search(len(defs), func(i int) bool { return defs[i].Start >= start })
+	for ; i < len(defs) && defs[i].Start < end; i++ {
+		dst = append(dst, defs[i])
+	}
+	return dst
+}
+
+// Sweep answers Scope for a file's chunks taken in order, keeping the stack
+// of open definitions between calls, so a file with n definitions and m
+// chunks costs O(n + m) instead of O(n·m). Definitions nest (they are syntax
+// nodes), so the open ones form one chain.
+type Sweep struct {
+	defs   []Def
+	next   int   // first def not yet pushed
+	open   []int // indices of defs enclosing the last anchor, outermost first
+	anchor int
+}
+
+// NewSweep starts a sweep over defs, sorted as Find returns them.
+func NewSweep(defs []Def) *Sweep {
+	return &Sweep{defs: defs}
+}
+
+// Scope is Scope(dst, defs, src, start, end). Chunks must come in order of
+// anchor; one that goes back restarts the sweep.
+func (s *Sweep) Scope(dst []Def, src []byte, start, end int) []Def {
+	anchor := Anchor(src, start, end)
+	if anchor < s.anchor {
+		s.next, s.open = 0, s.open[:0]
+	}
+	s.anchor = anchor
+	for s.next < len(s.defs) && s.defs[s.next].Start < anchor {
+		d := s.defs[s.next]
+		s.popEndedBy(d.Start)
+		s.open = append(s.open, s.next)
+		s.next++
+	}
+	s.popEndedBy(anchor)
+	for _, i := range s.open {
+		dst = append(dst, s.defs[i])
+	}
+	return dst
+}
+
+// popEndedBy drops the open definitions that end at or before pos: they
+// enclose neither pos nor anything after it. Open definitions are nested,
+// so their ends only grow towards the bottom of the stack.
+func (s *Sweep) popEndedBy(pos int) {
+	for n := len(s.open); n > 0 && s.defs[s.open[n-1]].End <= pos; n-- {
+		s.open = s.open[:n-1]
+	}
+}
