@@ -24,9 +24,10 @@
 // header is the definition (C prototypes, interface method signatures),
 // and anything whose name is empty. A function or lambda expression bound
 // to a name (JavaScript `const f = () => {}`, Lua `local f = function()`) is
-// a function of that name. A function directly inside a class, struct,
-// interface, trait, impl or object body is a method; elsewhere (top level,
-// nested in a function) it is a function.
+// a function of that name. A function whose innermost enclosing definition
+// is a class, interface, struct, enum, trait, impl or object is a method,
+// whatever the query called it (Find does this, language-blind); elsewhere
+// (top level, nested in a function or module) it is what the query says.
 //
 // Def.Start is the start of the defining node itself, not of its
 // decorators or annotations when the grammar wraps them around it (Python's
@@ -218,7 +219,34 @@ func (f *Finder) Find(l *lang.Language, src []byte, tree *sitter.Tree) ([]Def, e
 			all = append(all, d)
 		}
 	}
-	return sortDedup(all), nil
+	defs := sortDedup(all)
+	markMethods(defs)
+	return defs, nil
+}
+
+// typeKinds are the kinds whose directly nested functions are methods.
+var typeKinds = map[string]bool{
+	"class": true, "interface": true, "struct": true, "enum": true,
+	"trait": true, "impl": true, "object": true,
+}
+
+// markMethods makes each function whose innermost enclosing definition is
+// a type (typeKinds) a method. Saying so in the queries would need a
+// pattern per body shape and language (class > block > def, class > block
+// > decorated_definition > def, …), and such patterns cost more to match
+// than everything else: each keeps a match in progress across the whole
+// class. A function nested in a method stays a function.
+func markMethods(defs []Def) {
+	var open []int
+	for i := range defs {
+		for len(open) > 0 && defs[open[len(open)-1]].End <= defs[i].Start {
+			open = open[:len(open)-1]
+		}
+		if defs[i].Kind == "function" && len(open) > 0 && typeKinds[defs[open[len(open)-1]].Kind] {
+			defs[i].Kind = "method"
+		}
+		open = append(open, i)
+	}
 }
 
 // read turns one match into a Def; false when it has no definition node or

@@ -350,4 +350,3 @@ func TestCleanName(t *testing.T) {
 		}
 	}
 }
-

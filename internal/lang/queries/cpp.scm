@@ -1,52 +1,10 @@
 ; C++. As C, plus classes, namespaces and methods. A function defined or
-; declared directly in a class body (templates included) is a method; one
-; defined outside its class (`void Cache::put(…) {…}`) is a function named
-; by its qualified name, as is a friend defined in the class. The name is
-; whatever the function declarator declares, behind pointers and
-; references: an identifier, a qualified name, a destructor, an operator.
-
-(field_declaration_list
-  (function_definition
-  declarator: [
-    (function_declarator declarator: (_) @name)
-    (pointer_declarator declarator: (function_declarator declarator: (_) @name))
-    (reference_declarator (function_declarator declarator: (_) @name))
-    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
-  ]) @definition.method)
-(field_declaration_list
-  (template_declaration
-    (function_definition
-      declarator: [
-        (function_declarator declarator: (_) @name)
-        (pointer_declarator declarator: (function_declarator declarator: (_) @name))
-        (reference_declarator (function_declarator declarator: (_) @name))
-        (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
-      ]) @definition.method))
-(field_declaration_list
-  (field_declaration
-  declarator: [
-    (function_declarator declarator: (_) @name)
-    (pointer_declarator declarator: (function_declarator declarator: (_) @name))
-    (reference_declarator (function_declarator declarator: (_) @name))
-    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
-  ]) @definition.method)
-(field_declaration_list
-  (declaration
-  declarator: [
-    (function_declarator declarator: (_) @name)
-    (pointer_declarator declarator: (function_declarator declarator: (_) @name))
-    (reference_declarator (function_declarator declarator: (_) @name))
-    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
-  ]) @definition.method)
-(field_declaration_list
-  (template_declaration
-    (declaration
-      declarator: [
-        (function_declarator declarator: (_) @name)
-        (pointer_declarator declarator: (function_declarator declarator: (_) @name))
-        (reference_declarator (function_declarator declarator: (_) @name))
-        (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
-      ]) @definition.method))
+; declared in a class body (templates, friends included) is a method:
+; package outline makes a function whose innermost enclosing definition is
+; a type a method. One defined outside its class (`void Cache::put(…) {…}`)
+; is a function named by its qualified name. The name is whatever the
+; function declarator declares, behind pointers and references: an
+; identifier, a qualified name, a destructor, an operator.
 
 (function_definition
   declarator: [
@@ -56,23 +14,48 @@
     (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
   ]) @definition.function
 
-; Prototypes at namespace level (in a header, the API it defines).
+; Member function declarations in a class body, and prototypes at namespace
+; level (in a header, the API it defines).
+(field_declaration
+  declarator: [
+    (function_declarator declarator: (_) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (_) @name))
+    (reference_declarator (function_declarator declarator: (_) @name))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
+  ]) @definition.function
+(field_declaration_list
+  (declaration
+    declarator: [
+      (function_declarator declarator: (_) @name)
+      (pointer_declarator declarator: (function_declarator declarator: (_) @name))
+      (reference_declarator (function_declarator declarator: (_) @name))
+      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
+    ]) @definition.function)
+(field_declaration_list
+  (template_declaration
+    (declaration
+      declarator: [
+        (function_declarator declarator: (_) @name)
+        (pointer_declarator declarator: (function_declarator declarator: (_) @name))
+        (reference_declarator (function_declarator declarator: (_) @name))
+        (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
+      ]) @definition.function))
 (translation_unit
   (declaration
-  declarator: [
-    (function_declarator declarator: (_) @name)
-    (pointer_declarator declarator: (function_declarator declarator: (_) @name))
-    (reference_declarator (function_declarator declarator: (_) @name))
-    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
-  ]) @definition.function)
+    declarator: [
+      (function_declarator declarator: (_) @name)
+      (pointer_declarator declarator: (function_declarator declarator: (_) @name))
+      (reference_declarator (function_declarator declarator: (_) @name))
+      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
+    ]) @definition.function)
 (declaration_list
   (declaration
-  declarator: [
-    (function_declarator declarator: (_) @name)
-    (pointer_declarator declarator: (function_declarator declarator: (_) @name))
-    (reference_declarator (function_declarator declarator: (_) @name))
-    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
-  ]) @definition.function)
+    declarator: [
+      (function_declarator declarator: (_) @name)
+      (pointer_declarator declarator: (function_declarator declarator: (_) @name))
+      (reference_declarator (function_declarator declarator: (_) @name))
+      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
+    ]) @definition.function)
 
 (class_specifier name: (_) @name body: (field_declaration_list)) @definition.class
 (struct_specifier name: (_) @name body: (field_declaration_list)) @definition.struct

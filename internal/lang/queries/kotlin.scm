@@ -1,10 +1,9 @@
 ; Kotlin. Classes (`interface` ones are interfaces, `enum class` enums),
-; objects and companion objects, functions (methods in a class or object
-; body) and secondary constructors (named "constructor"), type aliases. An
-; unnamed companion object is named "companion object".
+; objects and companion objects, functions (methods in a class or object:
+; package outline makes a function whose innermost enclosing definition is
+; a type a method), secondary constructors (named "constructor"), type
+; aliases. An unnamed companion object is named "companion object".
 
-(class_body (function_declaration name: (_) @name) @definition.method)
-(enum_class_body (function_declaration name: (_) @name) @definition.method)
 (function_declaration name: (_) @name) @definition.function
 (secondary_constructor "constructor" @name) @definition.constructor
 

@@ -1,11 +1,9 @@
-; Rust. A fn in an impl or trait body is a method, elsewhere a function. An
-; impl is named by its type, or "Trait for Type".
-
-(impl_item body: (declaration_list (function_item name: (identifier) @name) @definition.method))
-(trait_item body: (declaration_list (function_item name: (identifier) @name) @definition.method))
-(trait_item body: (declaration_list (function_signature_item name: (identifier) @name) @definition.method))
+; Rust. An impl is named by its type, or "Trait for Type". A fn in an impl
+; or a trait is a method (package outline makes a function whose innermost
+; enclosing definition is a type a method).
 
 (function_item name: (identifier) @name) @definition.function
+(function_signature_item name: (identifier) @name) @definition.function
 
 (impl_item trait: (_) @name type: (_) @name) @definition.impl
 (impl_item type: (_) @name) @definition.impl

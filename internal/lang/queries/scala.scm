@@ -1,9 +1,8 @@
-; Scala. Classes, objects, traits, enums, functions (methods in a template
-; body: a class's, object's or trait's), abstract method declarations, type
-; definitions, given instances and packages with a body.
+; Scala. Classes, objects, traits, enums, functions (methods in a class,
+; object or trait: package outline makes a function whose innermost
+; enclosing definition is a type a method), abstract method declarations,
+; type definitions, given instances and packages with a body.
 
-(template_body (function_definition name: (_) @name) @definition.method)
-(template_body (function_declaration name: (_) @name) @definition.method)
 (function_definition name: (_) @name) @definition.function
 (function_declaration name: (_) @name) @definition.function
 
