@@ -125,17 +125,9 @@ const (
 	roleQualifier
 )
 
-// Compile compiles a language's definition query and checks its captures:
+// compile compiles a language's definition query and checks its captures:
 // every @definition.KIND must use a kind from Kinds, and no other capture
 // name may appear except @name, @qualifier and "_"-prefixed ones.
-func Compile(l *lang.Language) (*sitter.Query, error) {
-	c, err := compile(l)
-	if err != nil {
-		return nil, err
-	}
-	return c.query, nil
-}
-
 func compile(l *lang.Language) (*compiled, error) {
 	q, qerr := sitter.NewQuery(l.Grammar(), l.DefinitionQuery())
 	if qerr != nil {

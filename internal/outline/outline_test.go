@@ -26,12 +26,12 @@ const (
 // compile, or captures a kind outside Kinds, is a bug.
 func TestQueriesCompile(t *testing.T) {
 	for _, l := range lang.All() {
-		q, err := Compile(l)
+		c, err := compile(l)
 		if err != nil {
 			t.Error(err)
 			continue
 		}
-		q.Close()
+		c.query.Close()
 	}
 }
 
