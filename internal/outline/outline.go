@@ -55,7 +55,7 @@ import (
 var Kinds = []struct{ Kind, Meaning string }{
 	{"module", "a named module: Ruby module, Rust mod, TypeScript `declare module`"},
 	{"namespace", "a namespace: C++, C#, PHP, TypeScript namespace"},
-	{"class", "a class, including records and annotation-free data classes"},
+	{"class", "a class, Java/C# records and Ruby Struct.new classes included"},
 	{"interface", "an interface or protocol: Java, C#, Go, TypeScript, PHP, Kotlin"},
 	{"struct", "a record type with fields: C/C++/Rust/Go/C# struct, C/Rust union"},
 	{"enum", "an enumeration"},
@@ -63,7 +63,7 @@ var Kinds = []struct{ Kind, Meaning string }{
 	{"impl", "a Rust impl block, named by its type (\"Trait for Type\")"},
 	{"object", "a singleton object: Scala/Kotlin object, Kotlin companion object"},
 	{"function", "a function not directly in a type's body, including named lambdas"},
-	{"method", "a function directly in a class/struct/impl/trait/object body; Go receivers"},
+	{"method", "a function whose innermost enclosing definition is a type; Go methods (\"Type.Name\")"},
 	{"constructor", "a constructor the grammar tells apart (Java, C#, Kotlin, JS/TS `constructor`)"},
 	{"property", "a property with accessors (C#)"},
 	{"type", "a type alias or typedef"},
