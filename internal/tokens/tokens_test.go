@@ -1,0 +1,112 @@
+package tokens
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"unicode/utf8"
+)
+
+// corpusDir is the sample corpus every package's tests share.
+const corpusDir = "../../testdata/corpus"
+
+// corpus returns every file under testdata/corpus, by path.
+func corpus(t testing.TB) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(corpusDir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		files[path] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no files under %s", corpusDir)
+	}
+	return files
+}
+
+func load(t testing.TB, name string) *Encoding {
+	t.Helper()
+	e, err := Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// checkText compares Count with the references on text, and AppendStarts
+// with Count: as many starts as tokens, ascending, the first at 0. On ASCII
+// text the starts must cut the reference's tokens exactly.
+func checkText(t *testing.T, c *Counter, what string, text []byte) {
+	t.Helper()
+	name := c.e.name
+	got := c.Count(text)
+	want := fixedTokens(t, name, string(text))
+	if got != len(want) {
+		t.Errorf("%s %s: Count = %d, reference says %d (text %.200q)", name, what, got, len(want), text)
+	}
+	if n, ok := moduleCount(t, name, string(text)); ok && n != got {
+		t.Errorf("%s %s: Count = %d, module says %d (text %.200q)", name, what, got, n, text)
+	}
+	starts := c.AppendStarts(nil, text)
+	if len(starts) != got {
+		t.Errorf("%s %s: %d starts for %d tokens", name, what, len(starts), got)
+	}
+	if len(text) > 0 && (len(starts) == 0 || starts[0] != 0) || !isIncreasing(starts) {
+		t.Errorf("%s %s: starts %v are not strictly increasing from 0", name, what, starts)
+	}
+	if isASCII(text) && len(starts) == len(want) {
+		for i, s := range starts {
+			if !bytes.HasPrefix(text[s:], []byte(want[i])) {
+				t.Errorf("%s %s: token %d starts at %d, not with %q", name, what, i, s, want[i])
+				break
+			}
+		}
+	}
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func isIncreasing(s []int32) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i] <= s[i-1] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestMatchesModuleOnCorpus: every corpus file, whole and line by line, for
+// both encodings, counts as the module counts.
+func TestMatchesModuleOnCorpus(t *testing.T) {
+	files := corpus(t)
+	for _, name := range Names() {
+		t.Run(name, func(t *testing.T) {
+			c := load(t, name).NewCounter()
+			for path, text := range files {
+				if !utf8.Valid(text) {
+					continue
+				}
+				checkText(t, c, path, text)
+				for i, line := range bytes.SplitAfter(text, []byte("\n")) {
+					checkText(t, c, path+":"+strconv.Itoa(i+1), line)
+				}
+			}
+		})
+	}
+}
