@@ -28,7 +28,7 @@ type slot struct {
 
 // newTable returns a table sized for n keys of keyBytes bytes in all.
 func newTable(n, keyBytes int) *table {
-	size := 1 << bits.Len(uint(2*n))
+	size := 1 << bits.Len(uint(2*n-1))
 	return &table{seed: maphash.MakeSeed(), slots: make([]slot, size), keys: make([]byte, 0, keyBytes)}
 }
 

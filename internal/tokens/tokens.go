@@ -3,14 +3,19 @@
 // every chunk of a run. It owns the tokenizer names, the pre-tokenizers
 // (split.go: each encoding's split regex as hand-written scans, ASCII and
 // Unicode alike) and byte-pair encoding (bpe.go). The vocabularies come from
-// github.com/tiktoken-go/tokenizer, which embeds them; that module is exact
-// too but its regex engine runs at about 6 MB/s, which would double a run.
+// github.com/tiktoken-go/tokenizer, which embeds them; that module counts
+// too, but its regex engine runs at about 6 MB/s, which would double a run.
 //
-// Counts follow encode_ordinary: special tokens such as "<|endoftext|>" are
-// ordinary text. Text must be valid UTF-8 (castchunk never chunks other
-// text); an invalid byte is read as U+FFFD for splitting and counted as its
-// own bytes, which tiktoken, which only takes strings, cannot say anything
-// about.
+// Counts follow Python tiktoken's encode_ordinary: special tokens such as
+// "<|endoftext|>" are ordinary text. They equal the module's own Count
+// except on a whitespace run with two newlines apart ("\n  \n"), which the
+// module's generated regex code splits at the first newline where tiktoken
+// (and js-tiktoken, and regexp2's interpreter) split after the last; the
+// tests hold Count to both (ref_test.go) and to js-tiktoken (tokref_test.go).
+//
+// Text must be valid UTF-8 (castchunk never chunks other text): an invalid
+// byte is read as U+FFFD for splitting and counted as its own bytes, a case
+// tiktoken, which takes strings, does not define.
 package tokens
 
 import (
@@ -124,7 +129,7 @@ type Counter struct {
 const (
 	maxCached    = 256
 	cacheSlots   = 1 << 16
-	cacheKeys    = 1 << 20
+	cacheKeys    = 1 << 19
 	cacheStarts  = 1 << 17
 	singleOffset = 0 // starts[0:2] is the entry of every single-token piece
 )
@@ -149,9 +154,9 @@ func (c *Counter) Count(text []byte) int {
 }
 
 // AppendStarts appends, for text tokenized as a whole, the byte offset where
-// each token starts, ascending (the first is 0 when text is non-empty); it
-// appends exactly Count(text) offsets. A token may start inside a multi-byte
-// rune: tokens are bytes.
+// each token starts, ascending (the first is 0 when text is non-empty). It is
+// exact, ASCII or not: it appends Count(text) offsets, and they cut text into
+// its tokens. A token may start inside a multi-byte rune: tokens are bytes.
 func (c *Counter) AppendStarts(dst []int32, text []byte) []int32 {
 	for i := 0; i < len(text); {
 		j := c.e.next(text, i)
