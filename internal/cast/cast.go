@@ -21,8 +21,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/tsc"
 )
@@ -30,56 +28,55 @@ import (
 // Chunker turns one parsed file into spans. It keeps buffers between files,
 // so a worker reuses one Chunker; it is not safe for concurrent use.
 type Chunker struct {
-	budget int
-	sizer  chunk.Sizer
-	b      builder
+	measure chunk.Measure
+	b       builder
 }
 
 // Close frees the C memory the chunker keeps between files.
 func (c *Chunker) Close() { c.b.tree.Close() }
 
-// New returns a chunker for the given budget (>= 1); Close it when done.
-func New(budget int) *Chunker {
-	if budget < 1 {
-		panic(fmt.Sprintf("cast: budget %d < 1", budget))
-	}
-	return &Chunker{budget: budget}
-}
+// New returns a chunker; Close it when done.
+func New() *Chunker { return &Chunker{} }
 
-// Chunk splits src, whose syntax tree is tree, into spans that tile src.
-// The returned slice is valid until the next call.
-func (c *Chunker) Chunk(src []byte, tree *sitter.Tree) []chunk.Span {
-	c.sizer.Reset(src)
-	defer c.sizer.Release()
+// Chunk splits in.Src, whose syntax tree is in.Tree, into spans that tile
+// it and fit in.Budget (Size >= 1). The returned slice is valid until the
+// next call.
+func (c *Chunker) Chunk(in chunk.Input) []chunk.Span {
+	if in.Budget.Size < 1 {
+		panic(fmt.Sprintf("cast: budget %d < 1", in.Budget.Size))
+	}
+	src := in.Src
+	c.measure.Reset(src, in.Budget, in.TokenStarts)
+	defer c.measure.Release()
 	if len(src) == 0 {
 		return nil
 	}
-	if total := c.sizer.Size(0, len(src)); total <= c.budget {
-		return []chunk.Span{{Start: 0, End: len(src), Size: total}}
+	if c.measure.Fits(0, len(src)) {
+		return []chunk.Span{{Start: 0, End: len(src), Size: c.measure.Size(0, len(src))}}
 	}
 	b := &c.b
-	b.reset(src, &c.sizer, c.budget)
+	b.reset(src, &c.measure)
 	defer b.tree.Release()
-	b.walk(b.topUnits(tsc.NodeOf(tree.RootNode())))
+	b.walk(b.topUnits(tsc.NodeOf(in.Tree.RootNode())))
 	return b.spans()
 }
 
 // unit is one sibling in a list the chunker merges: a syntax node, or a run
 // of non-whitespace text the tree left between nodes (a BOM, say).
 type unit struct {
-	start, end, size int
-	extra, named     bool
-	hasKids          bool
-	node             tsc.Node
+	start, end   int
+	extra, named bool
+	hasKids      bool
+	node         tsc.Node
 }
 
 // atom is an indivisible piece of a chunk being built: a whole node, a group
 // of attached nodes, or a piece of an oversized leaf.
 type atom struct {
-	start, end, size int
-	depth            int  // depth of the sibling list it came from
-	named            bool // a complete named unit, not a keyword or punctuation
-	seq              int  // order of creation: tells which atoms a group holds
+	start, end int
+	depth      int  // depth of the sibling list it came from
+	named      bool // a complete named unit, not a keyword or punctuation
+	seq        int  // order of creation: tells which atoms a group holds
 }
 
 // frame is one sibling list on the explicit walk stack.
@@ -98,22 +95,20 @@ type frame struct {
 
 // builder accumulates atoms into chunks.
 type builder struct {
-	src    []byte
-	sz     *chunk.Sizer
-	budget int
-	tree   tsc.Lister // lists children in bulk, one cgo call per split node
+	src  []byte
+	m    *chunk.Measure // sizes, and whether a stretch fits the budget
+	tree tsc.Lister     // lists children in bulk, one cgo call per split node
 
-	cur     []atom // the open chunk
-	curSize int
-	seq     int // seq of the next atom
+	cur []atom // the open chunk
+	seq int    // seq of the next atom
 
 	closed []chunk.Span // closed chunks, Start/End of their first/last atom
 	stack  []frame
 }
 
-func (b *builder) reset(src []byte, sz *chunk.Sizer, budget int) {
-	b.src, b.sz, b.budget = src, sz, budget
-	b.cur, b.curSize, b.seq = b.cur[:0], 0, 0
+func (b *builder) reset(src []byte, m *chunk.Measure) {
+	b.src, b.m = src, m
+	b.cur, b.seq = b.cur[:0], 0
 	b.closed = b.closed[:0]
 	b.stack = b.stack[:0]
 }
@@ -129,7 +124,7 @@ func (b *builder) topUnits(root tsc.Node) []unit {
 	if end > start {
 		units = b.appendText(units, 0, start)
 		units = append(units, unit{
-			start: start, end: end, size: b.sz.Size(start, end),
+			start: start, end: end,
 			named: true, hasKids: rootKids, node: root,
 		})
 		prev = end
@@ -152,9 +147,8 @@ func (b *builder) walk(top []unit) {
 		}
 		end := b.groupEnd(f.units, f.next)
 		first, last := f.units[f.next], f.units[end-1]
-		size := b.sz.Size(first.start, last.end)
-		if size <= b.budget {
-			b.add(atom{start: first.start, end: last.end, size: size, depth: f.depth, named: anyNamed(f.units[f.next:end])})
+		if b.m.Fits(first.start, last.end) {
+			b.add(atom{start: first.start, end: last.end, depth: f.depth, named: anyNamed(f.units[f.next:end])})
 			f.next = end
 			continue
 		}
@@ -169,7 +163,7 @@ func (b *builder) walk(top []unit) {
 func (b *builder) lastLine(units []unit, i, end int) int {
 	for k := end - 1; k > i; k-- {
 		if b.lineBreaks(units[k-1].start, units[k-1].end, units[k].start) > 0 {
-			if b.sz.Size(units[i].start, units[k-1].end) <= b.budget {
+			if b.m.Fits(units[i].start, units[k-1].end) {
 				return k
 			}
 			return 0
@@ -191,11 +185,11 @@ func (b *builder) stepInGroup(f *frame) {
 	}
 	u := f.units[f.next]
 	f.next++
-	if u.size <= b.budget {
-		if b.curSize+u.size > b.budget && !(f.next <= f.groupLast && b.detachGroup(f)) {
+	if b.m.Fits(u.start, u.end) {
+		if !b.fitsOpen(u.end) && !(f.next <= f.groupLast && b.detachGroup(f)) {
 			b.detachBefore(f, u)
 		}
-		b.add(atom{start: u.start, end: u.end, size: u.size, depth: f.depth, named: u.named})
+		b.add(atom{start: u.start, end: u.end, depth: f.depth, named: u.named})
 		return
 	}
 	b.detachBefore(f, u)
@@ -213,13 +207,17 @@ func (b *builder) stepInGroup(f *frame) {
 // trailing whitespace is left to the gaps between atoms, so cuts between
 // pieces follow the same line rule as cuts between nodes.
 func (b *builder) addPieces(start, end, depth int) {
-	for _, p := range chunk.SplitText(nil, b.sz, start, end, b.budget-b.curSize, b.budget) {
+	open := start
+	if len(b.cur) > 0 {
+		open = b.cur[0].start
+	}
+	for _, p := range chunk.SplitText(nil, b.m, start, end, open) {
 		text := b.appendText(nil, p.Start, p.End)
 		if len(text) == 0 {
 			continue // whitespace only: it falls in a gap
 		}
 		t := text[0]
-		b.add(atom{start: t.start, end: t.end, size: t.size, depth: depth, named: true})
+		b.add(atom{start: t.start, end: t.end, depth: depth, named: true})
 	}
 }
 
@@ -277,8 +275,8 @@ func (b *builder) detachGroup(f *frame) bool {
 // chunk closes there instead (`public final class` | `A<K> extends B {`
 // becomes a cut before `public`).
 func (b *builder) add(a atom) {
-	if len(b.cur) > 0 && b.curSize+a.size > b.budget {
-		if i := b.lineCut(a); i > 0 && b.sizeFrom(i)+a.size <= b.budget {
+	if !b.fitsOpen(a.end) {
+		if i := b.lineCut(a); i > 0 && b.m.Fits(b.cur[i].start, a.end) {
 			b.closeFirst(i)
 		} else {
 			b.flush()
@@ -287,7 +285,12 @@ func (b *builder) add(a atom) {
 	a.seq = b.seq
 	b.seq++
 	b.cur = append(b.cur, a)
-	b.curSize += a.size
+}
+
+// fitsOpen reports whether the open chunk, extended to end, still fits the
+// budget (an empty one always does: what is added to it fits alone).
+func (b *builder) fitsOpen(end int) bool {
+	return len(b.cur) == 0 || b.m.Fits(b.cur[0].start, end)
 }
 
 // lineCut returns the index of the last atom of the open chunk that starts
@@ -305,22 +308,13 @@ func (b *builder) lineCut(a atom) int {
 	return 0
 }
 
-func (b *builder) sizeFrom(i int) int {
-	size := 0
-	for _, a := range b.cur[i:] {
-		size += a.size
-	}
-	return size
-}
-
 // closeFirst closes a chunk made of the first n atoms of the open chunk;
 // the rest stay open.
 func (b *builder) closeFirst(n int) {
-	size := b.curSize - b.sizeFrom(n)
-	b.closed = append(b.closed, chunk.Span{Start: b.cur[0].start, End: b.cur[n-1].end, Size: size})
+	start, end := b.cur[0].start, b.cur[n-1].end
+	b.closed = append(b.closed, chunk.Span{Start: start, End: end, Size: b.m.Size(start, end)})
 	k := copy(b.cur, b.cur[n:])
 	b.cur = b.cur[:k]
-	b.curSize -= size
 }
 
 // flush closes the open chunk.
@@ -363,7 +357,7 @@ func (b *builder) children(u unit) []unit {
 		}
 		out = b.appendText(out, prev, s)
 		out = append(out, unit{
-			start: s, end: e, size: b.sz.Size(s, e),
+			start: s, end: e,
 			extra: k.Extra(), named: k.Named(), hasKids: k.HasKids(),
 			node: k.Node(),
 		})
@@ -375,7 +369,7 @@ func (b *builder) children(u unit) []unit {
 // appendText adds the non-whitespace part of src[a:c], if any, as a text
 // unit, so that the gaps left between units hold only whitespace.
 func (b *builder) appendText(units []unit, a, c int) []unit {
-	if a >= c || b.sz.Size(a, c) == 0 {
+	if a >= c || b.m.Size(a, c) == 0 {
 		return units
 	}
 	first, last := -1, -1
@@ -392,7 +386,7 @@ func (b *builder) appendText(units []unit, a, c int) []unit {
 	if first < 0 { // only when a is inside a malformed UTF-8 sequence
 		return units
 	}
-	return append(units, unit{start: first, end: last, size: b.sz.Size(first, last)})
+	return append(units, unit{start: first, end: last})
 }
 
 // spans merges crumbs into a neighbour and turns the chunks into byte spans
@@ -400,7 +394,7 @@ func (b *builder) appendText(units []unit, a, c int) []unit {
 // of the line of the next chunk's first node when a line break separates
 // them, else right at that node.
 func (b *builder) spans() []chunk.Span {
-	chunks := mergeCrumbs(b.closed, b.budget)
+	chunks := mergeCrumbs(b.closed, b.m)
 	out := make([]chunk.Span, len(chunks))
 	start := 0
 	for i := range chunks {
@@ -408,7 +402,7 @@ func (b *builder) spans() []chunk.Span {
 		if i+1 < len(chunks) {
 			end = boundary(b.src, chunks[i].End, chunks[i+1].Start)
 		}
-		out[i] = chunk.Span{Start: start, End: end, Size: b.sz.Size(start, end)}
+		out[i] = chunk.Span{Start: start, End: end, Size: b.m.Size(start, end)}
 		start = end
 	}
 	return out
@@ -434,18 +428,18 @@ func crumbLimit(budget int) int {
 
 // mergeCrumbs merges each crumb into its previous chunk, or else its next
 // one, whenever the merged chunk fits the budget.
-func mergeCrumbs(chunks []chunk.Span, budget int) []chunk.Span {
-	limit := crumbLimit(budget)
+func mergeCrumbs(chunks []chunk.Span, m *chunk.Measure) []chunk.Span {
+	limit := crumbLimit(m.Budget.Size)
 	out := chunks[:0]
 	for i := 0; i < len(chunks); i++ {
 		c := chunks[i]
 		if c.Size <= limit {
-			if n := len(out); n > 0 && out[n-1].Size+c.Size <= budget {
+			if n := len(out); n > 0 && m.Fits(out[n-1].Start, c.End) {
 				out[n-1].End = c.End
 				out[n-1].Size += c.Size
 				continue
 			}
-			if i+1 < len(chunks) && chunks[i+1].Size+c.Size <= budget {
+			if i+1 < len(chunks) && m.Fits(c.Start, chunks[i+1].End) {
 				chunks[i+1].Start = c.Start
 				chunks[i+1].Size += c.Size
 				continue

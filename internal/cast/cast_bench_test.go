@@ -12,6 +12,7 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/castchunk/castchunk/internal/cast"
+	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/parse"
 )
@@ -113,11 +114,11 @@ func BenchmarkChunk(b *testing.B) {
 				total += int64(len(files[i].src))
 			}
 			b.SetBytes(total)
-			c := cast.New(2000)
+			c := cast.New()
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, i := range idx {
-					c.Chunk(files[i].src, trees[i])
+					c.Chunk(chunk.Input{Src: files[i].src, Tree: trees[i], Budget: chunk.Budget{Size: 2000}})
 				}
 			}
 		})

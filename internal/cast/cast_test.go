@@ -30,7 +30,7 @@ func chunkSpans(t testing.TB, name, src string, budget int) []chunk.Span {
 		t.Fatal(err)
 	}
 	defer tree.Close()
-	spans := New(budget).Chunk([]byte(src), tree)
+	spans := New().Chunk(chunk.Input{Src: []byte(src), Tree: tree, Budget: chunk.Budget{Size: budget}})
 	var sz chunk.Sizer
 	sz.Reset([]byte(src))
 	if err := chunk.Check(&sz, spans, budget); err != nil {

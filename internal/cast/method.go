@@ -8,5 +8,5 @@ var Method = chunk.Method{
 	Name:      "cast",
 	Summary:   "syntax-tree chunks (cAST split-then-merge)",
 	NeedsTree: true,
-	New:       func(budget int, _ chunk.Values) chunk.Chunker { return New(budget) },
+	New:       func(int, chunk.Values) chunk.Chunker { return New() },
 }

@@ -104,41 +104,111 @@ func FirstInvalid(b []byte) int {
 	return len(b)
 }
 
-// SplitText cuts src[a:b] into consecutive pieces of at most budget
-// characters each and appends them to out. It cuts at line ends where it can
-// (keeping as many whole lines per piece as fit) and inside a line only when
-// that line alone is over the budget, then at code-point boundaries, so no
-// text is ever dropped (docs/design.md guarantee 2). first (<= budget) is the
-// room left in a chunk under way: a line over the budget is cut to fill it,
-// while a line that fits the budget is never cut to fill it.
-func SplitText(out []Span, sz *Sizer, a, b, first, budget int) []Span {
-	src := sz.Src()
-	start := a    // start of the piece being accumulated
-	room := first // what the piece being accumulated may hold
-	end := a      // end of the line holding pos, found once per line
+// Budget is what one chunk may hold: Size non-whitespace characters
+// (--max-size) and, when Tokens > 0, Tokens tokens of the run's tokenizer
+// (--max-tokens). A chunk must fit both.
+type Budget struct {
+	Size   int
+	Tokens int
+}
+
+// Measure tells whether a stretch of one file fits a budget. Characters are
+// counted exactly; tokens are estimated from the whole file's tokenization
+// (the offsets where its tokens start), because a chunker asks about many
+// stretches and tokenizing each would cost too much. The estimate can be
+// short by a token or two where a stretch cuts a token, so whoever promises
+// the token budget checks each finished chunk on its own tokenization (the
+// pipeline does, with Refit).
+type Measure struct {
+	Sizer
+	Budget Budget
+	starts []int32 // where the file's tokens start, ascending
+}
+
+// Reset prepares the measure for src under budget; starts are the offsets
+// where src's tokens start, needed when budget.Tokens > 0.
+func (m *Measure) Reset(src []byte, budget Budget, starts []int32) {
+	m.Sizer.Reset(src)
+	m.Budget, m.starts = budget, starts
+}
+
+// Release drops what Reset built, as Sizer.Release.
+func (m *Measure) Release() {
+	m.Sizer.Release()
+	m.starts = nil
+}
+
+// Tokens estimates the tokens of src[a:b]: the token that holds byte a
+// (cut there or not) and every token that starts after it, before b.
+func (m *Measure) Tokens(a, b int) int {
+	if a >= b {
+		return 0
+	}
+	return 1 + m.startsBefore(b) - m.startsBefore(a+1)
+}
+
+// startsBefore counts the token starts below offset i.
+func (m *Measure) startsBefore(i int) int {
+	lo, hi := 0, len(m.starts)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if int(m.starts[mid]) < i {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// Fits reports whether src[a:b] fits the budget.
+func (m *Measure) Fits(a, b int) bool {
+	if m.Size(a, b) > m.Budget.Size {
+		return false
+	}
+	return m.Budget.Tokens <= 0 || m.Tokens(a, b) <= m.Budget.Tokens
+}
+
+// SplitText cuts src[a:b] into consecutive pieces that each fit the budget
+// and appends them to out. It cuts at line ends where it can (keeping as
+// many whole lines per piece as fit) and inside a line only when that line
+// alone is over the budget, then at code-point boundaries, so no text is
+// ever dropped (docs/design.md guarantee 2). open (<= a) is where the chunk
+// under way starts, a when there is none: the first piece must fit together
+// with src[open:a]. A line over the budget is cut to fill the room left in
+// that chunk, while a line that fits the budget is never cut to fill it.
+func SplitText(out []Span, m *Measure, a, b, open int) []Span {
+	src := m.Src()
+	start := a   // start of the piece being accumulated
+	from := open // start of the chunk the piece must fit in
+	end := a     // end of the line holding pos, found once per line
 	for pos := a; pos < b; {
 		if pos >= end {
 			end = lineEnd(src, pos, b)
 		}
 		switch {
-		case sz.Size(start, end) <= room: // the line joins the piece
+		case m.Fits(from, end): // the line joins the piece
 			pos = end
 		case start < pos: // close the piece before this line
-			out = append(out, Span{start, pos, sz.Size(start, pos)})
-			start, room = pos, budget
-		case sz.Size(start, end) <= budget: // a fresh piece holds the line whole
-			room = budget
+			out = append(out, Span{start, pos, m.Size(start, pos)})
+			start, from = pos, pos
+		case m.Fits(start, end): // a fresh piece holds the line whole
+			from = start
 		default: // the line alone is over the budget: cut it inside
-			if room > 0 {
-				cut := cutAfter(sz, start, end, room)
-				out = append(out, Span{start, cut, sz.Size(start, cut)})
+			cut := cutAfter(m, from, start, end)
+			if cut > start {
+				out = append(out, Span{start, cut, m.Size(start, cut)})
+				start, pos = cut, cut
+			} else if from == start { // not one character fits: take one anyway
+				cut = nextChar(src, start, end)
+				out = append(out, Span{start, cut, m.Size(start, cut)})
 				start, pos = cut, cut
 			}
-			room = budget
+			from = start
 		}
 	}
 	if start < b {
-		out = append(out, Span{start, b, sz.Size(start, b)})
+		out = append(out, Span{start, b, m.Size(start, b)})
 	}
 	return out
 }
@@ -154,23 +224,41 @@ func lineEnd(src []byte, pos, limit int) int {
 	return limit
 }
 
-// cutAfter returns the end of the budget-th character of src[a:b]: the
-// first byte offset whose prefix count reaches budget. Offsets inside a
-// multi-byte character carry the count of the character's start, so the
-// answer is always a character boundary. Whitespace after the cut goes to the
-// next piece. The caller guarantees Size(a, b) > budget >= 1.
-func cutAfter(sz *Sizer, a, b, budget int) int {
-	want := sz.prefix[a] + int32(budget)
-	lo, hi := a+1, b
+// cutAfter returns the end of the last non-whitespace character of
+// src[start:b] such that src[from:cut] fits the budget, or start when none
+// does. Whitespace after the cut goes to the next piece. Both measures grow
+// with the end offset, so a binary search finds the longest stretch that
+// fits; the cut then moves back to a character boundary.
+func cutAfter(m *Measure, from, start, b int) int {
+	lo, hi := start, b // m.Fits(from, lo) holds or lo == start; the answer is in [lo, hi]
 	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if sz.prefix[m] >= want {
-			hi = m
+		mid := int(uint(lo+hi+1) >> 1)
+		if m.Fits(from, mid) {
+			lo = mid
 		} else {
-			lo = m + 1
+			hi = mid - 1
 		}
 	}
-	return lo
+	src := m.Src()
+	cut := start
+	for i := start; i < lo; {
+		r, w := utf8.DecodeRune(src[i:b])
+		if i+w > lo {
+			break
+		}
+		i += w
+		if !unicode.IsSpace(r) {
+			cut = i
+		}
+	}
+	return cut
+}
+
+// nextChar returns the end of the code point at src[i] (one byte when it is
+// not valid UTF-8), at most limit.
+func nextChar(src []byte, i, limit int) int {
+	_, w := utf8.DecodeRune(src[i:limit])
+	return i + max(w, 1)
 }
 
 // Check verifies the guarantees a span list must meet for the sizer's text
@@ -208,4 +296,86 @@ func CheckTiling(spans []Span, n, budget int) error {
 		return fmt.Errorf("chunks end at byte %d, file has %d", pos, n)
 	}
 	return nil
+}
+
+// Refit makes every span pass fits, the exact check of a whole chunk (its
+// own tokenization, a header included), which a chunker's Measure only
+// estimates: a span that fails is split into pieces that pass, by lines
+// while a line fits and else inside the line after its last character that
+// fits. fits must hold for a stretch whenever it holds
+// for a longer one with the same start. Spans that pass are kept as they
+// are. It fails when not even one character fits.
+func Refit(out []Span, sz *Sizer, spans []Span, fits func(a, b int) bool) ([]Span, error) {
+	for _, s := range spans {
+		if fits(s.Start, s.End) {
+			out = append(out, s)
+			continue
+		}
+		for start := s.Start; start < s.End; {
+			cut := refitCut(sz.Src(), start, s.End, fits)
+			if cut <= start {
+				return out, fmt.Errorf("not one character at byte %d fits the budget", start)
+			}
+			out = append(out, Span{start, cut, sz.Size(start, cut)})
+			start = cut
+		}
+	}
+	return out, nil
+}
+
+// refitCut returns the end of the longest stretch src[start:cut] (cut <= b)
+// that passes fits: all of it, else up to a line end, else up to the end of
+// a character, not whitespace when another fits; start when not one
+// character fits.
+func refitCut(src []byte, start, b int, fits func(a, b int) bool) int {
+	if fits(start, b) {
+		return b
+	}
+	var ends []int // line ends in (start, b)
+	for i := start; i < b-1; i++ {
+		if src[i] == '\n' {
+			ends = append(ends, i+1)
+		}
+	}
+	// The longest run of whole lines that fits.
+	lo, hi := 0, len(ends) // ends[:lo] fit; answer in [lo, hi]
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if fits(start, ends[mid-1]) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo > 0 {
+		return ends[lo-1]
+	}
+	// The first line alone is over: cut inside it, at character boundaries.
+	end := b
+	if len(ends) > 0 {
+		end = ends[0]
+	}
+	var chars []int   // ends of the line's characters
+	var spaces []bool // whether each is whitespace
+	for i := start; i < end; {
+		r, w := utf8.DecodeRune(src[i:end])
+		i += w
+		chars, spaces = append(chars, i), append(spaces, unicode.IsSpace(r))
+	}
+	lo, hi = 0, len(chars)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if fits(start, chars[mid-1]) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	for lo > 1 && spaces[lo-1] { // whitespace after the cut goes to the next piece
+		lo--
+	}
+	if lo > 0 {
+		return chars[lo-1]
+	}
+	return start
 }

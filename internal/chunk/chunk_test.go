@@ -59,16 +59,19 @@ func TestSplitText(t *testing.T) {
 		{"no final newline", "ab\ncd", 3, 3, []string{"ab\n", "cd"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			var sz Sizer
-			sz.Reset([]byte(tt.in))
+			// The chunk under way holds budget-first characters already.
+			open := strings.Repeat("x", tt.budget-tt.first)
+			src := open + tt.in
+			var m Measure
+			m.Reset([]byte(src), Budget{Size: tt.budget}, nil)
 			var got []string
-			pos := 0
-			for _, s := range SplitText(nil, &sz, 0, len(tt.in), tt.first, tt.budget) {
-				if s.Start != pos || s.Size != Size([]byte(tt.in[s.Start:s.End])) {
+			pos := len(open)
+			for _, s := range SplitText(nil, &m, len(open), len(src), 0) {
+				if s.Start != pos || s.Size != Size([]byte(src[s.Start:s.End])) {
 					t.Fatalf("bad span %+v at %d", s, pos)
 				}
 				pos = s.End
-				got = append(got, tt.in[s.Start:s.End])
+				got = append(got, src[s.Start:s.End])
 			}
 			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
 				t.Errorf("got %q, want %q", got, tt.want)
@@ -97,5 +100,58 @@ func TestCheckCatchesEachViolation(t *testing.T) {
 		if err := Check(&sz, spans, budget); err == nil {
 			t.Errorf("%s: not caught", name)
 		}
+	}
+}
+
+// TestSplitTextTokens checks the token side of the budget: with the tokens
+// starting at every space, a piece holds at most Budget.Tokens of them.
+func TestSplitTextTokens(t *testing.T) {
+	src := "aa bb cc dd\nee ff\n"
+	var starts []int32
+	for i := range src {
+		if i == 0 || src[i-1] == ' ' || src[i-1] == '\n' {
+			starts = append(starts, int32(i))
+		}
+	}
+	var m Measure
+	m.Reset([]byte(src), Budget{Size: 100, Tokens: 3}, starts)
+	if got := m.Tokens(0, len(src)); got != 6 {
+		t.Fatalf("Tokens = %d, want 6", got)
+	}
+	if got := m.Tokens(1, 4); got != 2 { // "a b": the cut token and "bb"
+		t.Fatalf("Tokens(1, 4) = %d, want 2", got)
+	}
+	var got []string
+	for _, s := range SplitText(nil, &m, 0, len(src), 0) {
+		got = append(got, src[s.Start:s.End])
+	}
+	if want := []string{"aa bb cc", " dd\n", "ee ff\n"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestRefit(t *testing.T) {
+	src := "one two\nthree four five\nsix\n"
+	var sz Sizer
+	sz.Reset([]byte(src))
+	words := func(a, b int) bool { return len(strings.Fields(src[a:b])) <= 2 }
+	got, err := Refit(nil, &sz, []Span{{0, len(src), Size([]byte(src))}}, words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []string
+	pos := 0
+	for _, s := range got {
+		if s.Start != pos || s.Size != Size([]byte(src[s.Start:s.End])) {
+			t.Fatalf("bad span %+v at %d", s, pos)
+		}
+		pos = s.End
+		parts = append(parts, src[s.Start:s.End])
+	}
+	if want := []string{"one two\n", "three four", " five\nsix\n"}; strings.Join(parts, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", parts, want)
+	}
+	if _, err := Refit(nil, &sz, []Span{{0, 3, 3}}, func(a, b int) bool { return false }); err == nil {
+		t.Error("Refit accepted a budget no character fits")
 	}
 }

@@ -45,11 +45,22 @@ type Values map[string]int
 // Chunker turns one file into spans. It may keep buffers between files, so
 // each worker owns one; the returned slice is valid until the next call.
 type Chunker interface {
-	// Chunk splits src; tree is its syntax tree when the method NeedsTree,
-	// else nil.
-	Chunk(src []byte, tree *sitter.Tree) []Span
+	// Chunk splits one file into spans that fit in.Budget.
+	Chunk(in Input) []Span
 	// Close frees what the chunker holds (C memory included).
 	Close()
+}
+
+// Input is one file as a chunker sees it.
+type Input struct {
+	Src  []byte
+	Tree *sitter.Tree // the syntax tree when the method NeedsTree, else nil
+	// Budget bounds every chunk. Its Size is the run's --max-size less any
+	// room kept for a header (--embed-text).
+	Budget Budget
+	// TokenStarts are the offsets where Src's tokens start, when
+	// Budget.Tokens > 0 (see Measure).
+	TokenStarts []int32
 }
 
 // Setup is a method with its budget and option values: everything besides

@@ -213,14 +213,14 @@ type method struct {
 var reparser = sync.OnceValue(func() *parse.Parser { return parse.New(10 * time.Second) })
 
 func castMethod(budget int) method {
-	c := cast.New(budget)
+	c := cast.New()
 	return method{name: "cast", budget: budget, chunk: func(f *corpusFile) []chunk.Span {
 		tree, err := reparser().Parse(f.src, f.lang)
 		if err != nil {
 			panic(f.rel + ": " + err.Error())
 		}
 		defer tree.Close()
-		return append([]chunk.Span(nil), c.Chunk(f.src, tree)...)
+		return append([]chunk.Span(nil), c.Chunk(chunk.Input{Src: f.src, Tree: tree, Budget: chunk.Budget{Size: budget}})...)
 	}}
 }
 
@@ -228,7 +228,7 @@ func slidingMethod(name string, opt sliding.Options) method {
 	c := sliding.New(opt)
 	return method{name: name, budget: opt.Budget, overlap: opt.Overlapping(), opt: opt,
 		chunk: func(f *corpusFile) []chunk.Span {
-			return append([]chunk.Span(nil), c.Chunk(f.src)...)
+			return append([]chunk.Span(nil), c.Chunk(chunk.Input{Src: f.src, Budget: chunk.Budget{Size: opt.Budget}})...)
 		}}
 }
 

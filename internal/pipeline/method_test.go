@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/castchunk/castchunk/internal/cache"
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/lang"
@@ -30,16 +28,17 @@ var lineGroups = chunk.Method{
 		}
 		return nil
 	},
-	New: func(budget int, v chunk.Values) chunk.Chunker { return &groups{budget: budget, lines: v["lines"]} },
+	New: func(_ int, v chunk.Values) chunk.Chunker { return &groups{lines: v["lines"]} },
 }
 
 type groups struct {
-	budget, lines int
-	sizer         chunk.Sizer
+	lines int
+	m     chunk.Measure
 }
 
-func (g *groups) Chunk(src []byte, _ *sitter.Tree) []chunk.Span {
-	g.sizer.Reset(src)
+func (g *groups) Chunk(in chunk.Input) []chunk.Span {
+	src := in.Src
+	g.m.Reset(src, in.Budget, in.TokenStarts)
 	var out []chunk.Span
 	start, n := 0, 0
 	for i, c := range src {
@@ -47,7 +46,7 @@ func (g *groups) Chunk(src []byte, _ *sitter.Tree) []chunk.Span {
 			n++
 		}
 		if n == g.lines || i == len(src)-1 {
-			out = chunk.SplitText(out, &g.sizer, start, i+1, g.budget, g.budget)
+			out = chunk.SplitText(out, &g.m, start, i+1, start)
 			start, n = i+1, 0
 		}
 	}
@@ -137,17 +136,17 @@ func TestCacheKeyedByOptions(t *testing.T) {
 var panicky = chunk.Method{
 	Name: "panicky",
 	New: func(budget int, v chunk.Values) chunk.Chunker {
-		return &boom{groups{budget: budget, lines: 1}}
+		return &boom{groups{lines: 1}}
 	},
 }
 
 type boom struct{ groups }
 
-func (b *boom) Chunk(src []byte, tree *sitter.Tree) []chunk.Span {
-	if strings.Contains(string(src), "boom") {
+func (b *boom) Chunk(in chunk.Input) []chunk.Span {
+	if strings.Contains(string(in.Src), "boom") {
 		panic("boom")
 	}
-	return b.groups.Chunk(src, tree)
+	return b.groups.Chunk(in)
 }
 
 // TestChunkerPanicFailsOneFile: a chunker that panics on one file fails

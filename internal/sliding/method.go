@@ -3,8 +3,6 @@ package sliding
 import (
 	"errors"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/castchunk/castchunk/internal/chunk"
 )
 
@@ -26,7 +24,7 @@ var Method = chunk.Method{
 	},
 	Overlapping: func(v chunk.Values) bool { return optionsOf(1, v).Overlapping() },
 	New: func(budget int, v chunk.Values) chunk.Chunker {
-		return treeless{New(optionsOf(budget, v))}
+		return New(optionsOf(budget, v))
 	},
 }
 
@@ -41,9 +39,5 @@ func optionsOf(budget int, v chunk.Values) Options {
 	return o
 }
 
-// treeless adapts a Chunker, which needs no syntax tree, to chunk.Chunker.
-type treeless struct{ *Chunker }
-
-func (t treeless) Chunk(src []byte, _ *sitter.Tree) []chunk.Span { return t.Chunker.Chunk(src) }
-
-func (treeless) Close() {}
+// Close frees nothing: the chunker holds Go memory only.
+func (*Chunker) Close() {}

@@ -49,9 +49,9 @@ func (o Options) Overlapping() bool {
 // Chunker turns one file into spans, reusing its buffers between files; it
 // is not safe for concurrent use.
 type Chunker struct {
-	opt   Options
-	sizer chunk.Sizer
-	segs  []chunk.Span
+	opt  Options
+	m    chunk.Measure
+	segs []chunk.Span
 }
 
 // New returns a chunker; the options must be valid.
@@ -62,11 +62,13 @@ func New(opt Options) *Chunker {
 	return &Chunker{opt: opt}
 }
 
-// Chunk splits src into windows. The returned slice is valid until the next
-// call. Without overlap the spans tile src.
-func (c *Chunker) Chunk(src []byte) []chunk.Span {
-	c.sizer.Reset(src)
-	defer c.sizer.Release()
+// Chunk splits in.Src into windows that fit in.Budget (which replaces the
+// options' Budget). The returned slice is valid until the next call.
+// Without overlap the spans tile the file.
+func (c *Chunker) Chunk(in chunk.Input) []chunk.Span {
+	src := in.Src
+	c.m.Reset(src, in.Budget, in.TokenStarts)
+	defer c.m.Release()
 	if len(src) == 0 {
 		return nil
 	}
@@ -80,7 +82,7 @@ func (c *Chunker) Chunk(src []byte) []chunk.Span {
 // segments cuts src[a:b] into lines, each line over the budget into pieces
 // that fit: the units a window is made of.
 func (c *Chunker) segments(out []chunk.Span, a, b int) []chunk.Span {
-	src := c.sizer.Src()
+	src := c.m.Src()
 	for start := a; start < b; {
 		end := start
 		for end < b && src[end] != '\n' {
@@ -89,10 +91,10 @@ func (c *Chunker) segments(out []chunk.Span, a, b int) []chunk.Span {
 		if end < b {
 			end++
 		}
-		if size := c.sizer.Size(start, end); size <= c.opt.Budget {
-			out = append(out, chunk.Span{Start: start, End: end, Size: size})
+		if c.m.Fits(start, end) {
+			out = append(out, chunk.Span{Start: start, End: end, Size: c.m.Size(start, end)})
 		} else {
-			out = chunk.SplitText(out, &c.sizer, start, end, c.opt.Budget, c.opt.Budget)
+			out = chunk.SplitText(out, &c.m, start, end, start)
 		}
 		start = end
 	}
@@ -104,17 +106,16 @@ func (c *Chunker) segments(out []chunk.Span, a, b int) []chunk.Span {
 // of the previous one, fewer when that is needed to fit or to move forward.
 func (c *Chunker) accumulate(out []chunk.Span, segs []chunk.Span, overlap int) []chunk.Span {
 	for i := 0; i < len(segs); {
-		j, size := i, 0
-		for j < len(segs) && size+segs[j].Size <= c.opt.Budget {
-			size += segs[j].Size
+		j := i + 1 // a segment fits alone
+		for j < len(segs) && c.m.Fits(segs[i].Start, segs[j].End) {
 			j++
 		}
-		out = append(out, chunk.Span{Start: segs[i].Start, End: segs[j-1].End, Size: size})
+		out = append(out, chunk.Span{Start: segs[i].Start, End: segs[j-1].End, Size: c.m.Size(segs[i].Start, segs[j-1].End)})
 		if j == len(segs) {
 			break
 		}
 		next := max(i+1, j-overlap)
-		for next < j && c.sizer.Size(segs[next].Start, segs[j].End) > c.opt.Budget {
+		for next < j && !c.m.Fits(segs[next].Start, segs[j].End) {
 			next++
 		}
 		i = next
@@ -141,15 +142,15 @@ func (c *Chunker) fixed(src []byte) []chunk.Span {
 	covered := 0
 	for first := 0; first < len(lines); {
 		start, last := lines[first], min(first+c.opt.WindowLines, len(lines))
-		for last > first+1 && c.sizer.Size(start, lineEnd(last)) > c.opt.Budget {
+		for last > first+1 && !c.m.Fits(start, lineEnd(last)) {
 			last--
 		}
 		end := lineEnd(last)
-		switch size := c.sizer.Size(start, end); {
-		case size > c.opt.Budget: // one line over the budget
-			out = chunk.SplitText(out, &c.sizer, start, end, c.opt.Budget, c.opt.Budget)
+		switch {
+		case !c.m.Fits(start, end): // one line over the budget
+			out = chunk.SplitText(out, &c.m, start, end, start)
 		case end > covered:
-			out = append(out, chunk.Span{Start: start, End: end, Size: size})
+			out = append(out, chunk.Span{Start: start, End: end, Size: c.m.Size(start, end)})
 		}
 		covered = max(covered, end)
 		if last == len(lines) {

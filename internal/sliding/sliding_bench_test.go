@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/sliding"
 )
@@ -73,7 +74,7 @@ func BenchmarkChunk(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, f := range files {
-					c.Chunk(f)
+					c.Chunk(chunk.Input{Src: f, Budget: chunk.Budget{Size: bc.opt.Budget}})
 				}
 			}
 		})

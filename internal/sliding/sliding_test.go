@@ -9,13 +9,18 @@ import (
 	"github.com/castchunk/castchunk/internal/sliding"
 )
 
+// input is src as the chunker sees it under opt's budget.
+func input(src []byte, opt sliding.Options) chunk.Input {
+	return chunk.Input{Src: src, Budget: chunk.Budget{Size: opt.Budget}}
+}
+
 // windows runs the chunker and returns the window contents. It checks what
 // holds for every option: each span is non-empty, inside src, of the size it
 // records and within the budget; without overlap the spans tile src.
 func windows(t *testing.T, opt sliding.Options, src string) []string {
 	t.Helper()
 	b := []byte(src)
-	spans := sliding.New(opt).Chunk(b)
+	spans := sliding.New(opt).Chunk(input(b, opt))
 	var sz chunk.Sizer
 	sz.Reset(b)
 	if !opt.Overlapping() {
@@ -184,7 +189,7 @@ func TestWindowsMoveForward(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			b := []byte(tt.src)
-			spans := slices.Clone(sliding.New(tt.opt).Chunk(b))
+			spans := slices.Clone(sliding.New(tt.opt).Chunk(input(b, tt.opt)))
 			for i := 1; i < len(spans); i++ {
 				if spans[i].Start < spans[i-1].Start || spans[i].End < spans[i-1].End {
 					t.Errorf("window %d [%d,%d) %q does not move forward from window %d [%d,%d) %q",
@@ -217,11 +222,11 @@ func TestChunkerReuse(t *testing.T) {
 		files := []string{"abcdefghijkl\nmn\n", "", "a = 1\nb = 2\n", "x"}
 		var first [][]chunk.Span
 		for _, f := range files {
-			first = append(first, slices.Clone(c.Chunk([]byte(f))))
+			first = append(first, slices.Clone(c.Chunk(input([]byte(f), opt))))
 		}
 		for i := len(files) - 1; i >= 0; i-- {
-			got := sliding.New(opt).Chunk([]byte(files[i]))
-			again := c.Chunk([]byte(files[i]))
+			got := sliding.New(opt).Chunk(input([]byte(files[i]), opt))
+			again := c.Chunk(input([]byte(files[i]), opt))
 			if !slices.Equal(got, first[i]) || !slices.Equal(again, first[i]) {
 				t.Errorf("%+v, file %q: fresh %v, reused %v then %v", opt, files[i], got, first[i], again)
 			}
