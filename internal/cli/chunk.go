@@ -20,11 +20,13 @@ import (
 	"github.com/castchunk/castchunk/internal/cache"
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/detect"
+	"github.com/castchunk/castchunk/internal/embed"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/pipeline"
 	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/stats"
+	"github.com/castchunk/castchunk/internal/tokens"
 	"github.com/castchunk/castchunk/internal/walk"
 )
 
@@ -55,6 +57,10 @@ type chunkOptions struct {
 	allText      bool
 	generated    bool
 	vendored     bool
+	context      bool
+	tokenizer    string
+	maxTokens    int
+	embedText    bool
 }
 
 func newChunkCmd(s Streams) *cobra.Command {
@@ -118,9 +124,14 @@ The record format and the exit statuses: see 'castchunk --help'.`,
 	f.BoolVar(&o.allText, "all-text", false, "also chunk text files no grammar parses (.txt, .rst, Dockerfile, ...) with sliding windows")
 	f.BoolVar(&o.generated, "include-generated", false, "also chunk generated files (lock files, minified bundles, \"DO NOT EDIT\" output)")
 	f.BoolVar(&o.vendored, "include-vendored", false, "also chunk vendored files (vendor/, node_modules/, third_party/, ...)")
+	f.BoolVar(&o.context, "context", false, "add each chunk's scope (the definitions around its start) and the definitions it holds")
+	f.StringVar(&o.tokenizer, "tokenizer", "", "add each chunk's token count for `NAME`: "+strings.Join(tokens.Names(), ", "))
+	f.IntVar(&o.maxTokens, "max-tokens", 0, "with --tokenizer, at most `N` tokens in a chunk (or in its text), besides --max-size (0: no limit)")
+	f.BoolVar(&o.embedText, "embed-text", false, "add each chunk's text to embed: a header (path, scope) then the content; the budgets cover it")
 	completeValues(cmd, "method", method.Names())
 	completeValues(cmd, "lang", lang.Names())
 	completeValues(cmd, "format", record.FormatNames())
+	completeValues(cmd, "tokenizer", tokens.Names())
 	_ = cmd.RegisterFlagCompletionFunc("cache", dirCompletion)
 	return cmd
 }
@@ -155,7 +166,8 @@ type chunkConfig struct {
 	progress bool
 	cacheDir string
 	cacheMax int64
-	vendored bool // --include-vendored
+	vendored bool           // --include-vendored
+	schema   *record.Schema // the fields written: the required ones and those the flags ask for
 }
 
 // config checks the flags and arguments and turns them into a run.
@@ -193,6 +205,12 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 		}
 	}
 	cfg.pipeline = pipeline.Config{Jobs: o.jobs, Setup: setup, ParseTimeout: o.parseTimeout, MaxFileSize: limit, KeepGenerated: o.generated}
+	if cfg.pipeline.Embed, err = o.embed(); err != nil {
+		return nil, err
+	}
+	if cfg.schema, err = record.Select(optionalFields(cfg.pipeline.Embed)...); err != nil {
+		return nil, err
+	}
 	if o.allText {
 		text := setup // text needs no tree: the method itself, or the fallback
 		if setup.Method.NeedsTree {
@@ -214,6 +232,47 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 	}
 	cfg.roots, err = o.roots(cmd.Context(), args, stdin)
 	return cfg, err
+}
+
+// embed checks --context, --tokenizer, --max-tokens and --embed-text.
+func (o *chunkOptions) embed() (embed.Options, error) {
+	opt := embed.Options{Context: o.context, MaxTokens: o.maxTokens, Text: o.embedText}
+	if o.tokenizer != "" {
+		e, err := tokens.Load(o.tokenizer)
+		if err != nil {
+			return opt, usageError("--tokenizer: %v", err)
+		}
+		opt.Encoding = e
+	}
+	switch {
+	case o.maxTokens < 0:
+		return opt, usageError("--max-tokens must not be negative, got %d", o.maxTokens)
+	case o.maxTokens > 0 && opt.Encoding == nil:
+		return opt, usageError("--max-tokens needs --tokenizer (%s): tokens are counted with it", strings.Join(tokens.Names(), ", "))
+	case o.maxTokens > 0 && o.maxTokens < minMaxTokens:
+		return opt, usageError("--max-tokens must be at least %d (one character can take 4 tokens), got %d", minMaxTokens, o.maxTokens)
+	}
+	return opt, nil
+}
+
+// minMaxTokens is the smallest --max-tokens: room for a character of four
+// tokens and a little text around it.
+const minMaxTokens = 8
+
+// optionalFields names the optional record fields the embed options ask
+// for.
+func optionalFields(opt embed.Options) []string {
+	var names []string
+	if opt.Context {
+		names = append(names, "scope", "defines")
+	}
+	if opt.Encoding != nil {
+		names = append(names, "tokens")
+	}
+	if opt.Text {
+		names = append(names, "text")
+	}
+	return names
 }
 
 // setup picks the method and its options. A method's own flag given with
@@ -497,7 +556,7 @@ func hasShebangLanguage(name string) bool {
 // failed. Stdout or a device gets the records written so far, flushed
 // whole: never a line cut in half.
 func (r *chunkRun) write(ctx context.Context, jobs []pipeline.Job, out *output) error {
-	w, err := r.cfg.format.New(out, record.Default())
+	w, err := r.cfg.format.New(out, r.cfg.schema)
 	if err == nil {
 		r.startProgress(len(jobs))
 		err = pipeline.Run(ctx, jobs, r.cfg.pipeline, func(res *pipeline.Result) error { return r.emit(w, res) })
@@ -555,7 +614,7 @@ func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 		r.summary.Empty()
 		return nil
 	}
-	f := record.File{Path: res.Job.Path, Language: res.Language, Method: res.Method.Name, Src: res.Src}
+	f := record.File{Path: res.Job.Path, Language: res.Language, Method: res.Method.Name, Src: res.Src, Extras: res.Chunks}
 	err := w.WriteFile(f, res.Spans)
 	var bad *record.EncodeError
 	if errors.As(err, &bad) {
@@ -641,7 +700,7 @@ func openCache(cfg *chunkConfig) (*cache.Cache, error) {
 	if cfg.cacheDir == "" {
 		return nil, nil
 	}
-	c, err := cache.Open(cfg.cacheDir, buildID()+"|"+cfg.pipeline.Setup.Key())
+	c, err := cache.Open(cfg.cacheDir, buildID()+"|"+cfg.pipeline.Setup.Key()+"|"+cfg.pipeline.Embed.Key())
 	if errors.Is(err, cache.ErrNotCache) {
 		return nil, usageError("--cache: %v", err)
 	}

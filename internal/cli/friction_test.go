@@ -223,11 +223,11 @@ func TestReadmeFieldTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := record.Default().Markdown(); !bytes.Contains(readme, []byte(want)) {
+	if want := record.All().Markdown(); !bytes.Contains(readme, []byte(want)) {
 		t.Errorf("README.md does not hold the field table of the schema; paste this in:\n%s", want)
 	}
 	help, _, _ := run(t, "", "--help")
-	if !strings.Contains(help, record.Default().Help(80)) {
+	if !strings.Contains(help, record.All().Help(80)) {
 		t.Errorf("castchunk --help does not list the schema's fields:\n%s", help)
 	}
 }

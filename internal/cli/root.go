@@ -227,9 +227,9 @@ budget (non-whitespace characters). The default method is cAST (syntax-tree
 split-then-merge); --method sliding gives the line-based baseline.
 
 Each record is one JSON object on one line (no whitespace), with these
-fields in this order:
+fields in this order (the optional ones only when a flag asks for them):
 
-` + record.Default().Help(80) + `
+` + record.All().Help(80) + `
 Exit status: 0 all good; 1 failure; 2 usage error; 3 output written but some
 inputs could not be read; 130 interrupted.`,
 		Version:       versionLine(),

@@ -14,6 +14,7 @@ import (
 	"github.com/castchunk/castchunk/internal/bytesize"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/record"
+	"github.com/castchunk/castchunk/internal/tokens"
 	"github.com/castchunk/castchunk/internal/verify"
 )
 
@@ -25,6 +26,8 @@ type verifyOptions struct {
 	maxFileSize      string
 	lang             string
 	allowOutsideRoot bool
+	tokenizer        string
+	maxTokens        int
 }
 
 func newVerifyCmd(s Streams) *cobra.Command {
@@ -78,10 +81,31 @@ records file could not be read; 130 interrupted.`,
 	cmd.Flags().BoolVar(&o.strict, "strict", false, "accept only records exactly as castchunk writes them: no unknown field, fields in order, compact JSON")
 	cmd.Flags().StringVar(&o.maxFileSize, "max-file-size", "10MiB", "do not read files larger than `SIZE` (bytes, or with a unit: 512KiB, 64MiB; 0: no limit): such a file is a problem")
 	cmd.Flags().StringVar(&o.lang, "lang", "", "the records were made with chunk --lang `LANGUAGE` ("+strings.Join(lang.Names(), ", ")+"): every record must name it")
+	cmd.Flags().StringVar(&o.tokenizer, "tokenizer", "", "recount each record's tokens with `NAME` ("+strings.Join(tokens.Names(), ", ")+"): a tokens field must match")
+	cmd.Flags().IntVar(&o.maxTokens, "max-tokens", 0, "with --tokenizer, fail chunks (or texts) of more than `N` tokens (0: no check)")
 	cmd.Flags().BoolVar(&o.allowOutsideRoot, "allow-outside-root", false, "also read files outside --root: absolute paths not under it, paths with .., symbolic links that lead out")
 	_ = cmd.RegisterFlagCompletionFunc("root", dirCompletion)
 	completeValues(cmd, "lang", lang.Names())
+	completeValues(cmd, "tokenizer", tokens.Names())
 	return cmd
+}
+
+// counter checks --tokenizer and --max-tokens and returns the counter
+// (nil without --tokenizer).
+func (o *verifyOptions) counter() (*tokens.Counter, error) {
+	switch {
+	case o.maxTokens < 0:
+		return nil, usageError("--max-tokens must not be negative, got %d", o.maxTokens)
+	case o.tokenizer == "" && o.maxTokens > 0:
+		return nil, usageError("--max-tokens needs --tokenizer (%s)", strings.Join(tokens.Names(), ", "))
+	case o.tokenizer == "":
+		return nil, nil
+	}
+	e, err := tokens.Load(o.tokenizer)
+	if err != nil {
+		return nil, usageError("--tokenizer: %v", err)
+	}
+	return e.NewCounter(), nil
 }
 
 func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) error {
@@ -94,6 +118,10 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 	}
 	if o.lang != "" && lang.ByName(o.lang) == nil {
 		return usageError("unknown language %q: want one of %s", o.lang, strings.Join(lang.Names(), ", "))
+	}
+	counter, err := o.counter()
+	if err != nil {
+		return err
 	}
 	// Opening a FIFO waits for a writer, and reading a pipe or a terminal
 	// for data: neither may keep a signal from stopping the run.
@@ -112,9 +140,11 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 	out := newLineWriter(s.Out)
 	v := &verify.Verifier{
 		Root: o.root, AllowOutsideRoot: o.allowOutsideRoot, MaxFileSize: limit, Lang: o.lang, Budget: o.maxSize,
+		Tokens: counter, MaxTokens: o.maxTokens,
 		Report: func(p verify.Problem) { out.println(problemLine(p)) },
 	}
 	dec := record.NewDecoder(in)
+	dec.Schema = record.All() // the optional fields too: text and tokens are checked
 	dec.Strict = o.strict
 	dec.MaxLineBytes = maxRecordLine(limit)
 	var rec record.Record

@@ -24,9 +24,11 @@ import (
 	"github.com/castchunk/castchunk/internal/cache"
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/detect"
+	"github.com/castchunk/castchunk/internal/embed"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/parse"
+	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/regular"
 )
 
@@ -62,6 +64,9 @@ type Config struct {
 	Text *chunk.Setup
 	// KeepGenerated chunks generated files too (--include-generated).
 	KeepGenerated bool
+	// Embed asks for scope, token counts, a token budget and the
+	// embedding text (--context, --tokenizer, --max-tokens, --embed-text).
+	Embed embed.Options
 }
 
 // Outcome says what became of a file.
@@ -88,14 +93,15 @@ func (o Outcome) String() string {
 type Result struct {
 	Job      Job
 	Outcome  Outcome
-	Message  string        // for the user: why the file was left out, or why it fell back; "" when all went well
-	Language string        // the language written into records: the grammar's, or a text name
-	Method   *chunk.Method // the method that made Spans: the configured one, or the fallback after a failed parse
-	Src      []byte        // the file; valid until the sink returns
-	Spans    []chunk.Span  // its chunks, in order
-	Syntax   bool          // the tree has syntax errors (chunked anyway)
-	Cached   bool          // the spans came from the cache
-	CacheErr error         // the cache could not store the result (the run goes on)
+	Message  string         // for the user: why the file was left out, or why it fell back; "" when all went well
+	Language string         // the language written into records: the grammar's, or a text name
+	Method   *chunk.Method  // the method that made Spans: the configured one, or the fallback after a failed parse
+	Src      []byte         // the file; valid until the sink returns
+	Spans    []chunk.Span   // its chunks, in order
+	Chunks   []record.Extra // what Config.Embed adds to each span; nil when it asks for nothing
+	Syntax   bool           // the tree has syntax errors (chunked anyway)
+	Cached   bool           // the spans came from the cache
+	CacheErr error          // the cache could not store the result (the run goes on)
 }
 
 // binaryProbe is how much of a file is searched for a NUL byte, as git does.
@@ -199,17 +205,22 @@ type worker struct {
 	fallbackChunker chunk.Chunker // made when first needed
 	textChunker     chunk.Chunker // for Config.Text, made when first needed
 	sizer           chunk.Sizer   // checks cache entries
+	embed           *embed.Worker // nil when Config.Embed asks for nothing
 	free            chan []byte   // read buffers to reuse
 }
 
 func newWorker(cfg Config, free chan []byte) *worker {
-	return &worker{
+	w := &worker{
 		cfg:      cfg,
 		free:     free,
 		parser:   parse.New(cfg.ParseTimeout),
 		chunker:  cfg.Setup.New(),
 		fallback: method.Fallback(cfg.Setup.Budget),
 	}
+	if cfg.Embed.Any() {
+		w.embed = embed.NewWorker(cfg.Embed)
+	}
+	return w
 }
 
 func (w *worker) close() {
@@ -220,6 +231,9 @@ func (w *worker) close() {
 	}
 	if w.textChunker != nil {
 		w.textChunker.Close()
+	}
+	if w.embed != nil {
+		w.embed.Close()
 	}
 }
 
@@ -337,18 +351,25 @@ func (w *worker) setup(r *Result) (chunk.Setup, chunk.Chunker) {
 func (w *worker) cachedChunk(r *Result, src []byte) ([]chunk.Span, error) {
 	c := w.cfg.Cache
 	if c == nil {
-		return w.chunk(r, src)
+		return w.chunk(r, src, nil)
 	}
-	key := c.Key(r.Language, src)
+	name := r.Language
+	if w.cfg.Embed.Text {
+		name += "\x00" + r.Job.Path // the header, which takes room, holds the path
+	}
+	key := c.Key(name, src)
 	setup, _ := w.setup(r)
 	if e, ok := c.Get(key); ok {
 		if w.valid(setup, e, src) {
 			r.Method, r.Syntax, r.Cached = setup.Method, e.Syntax, true
-			return e.Spans, nil
+			if w.embed == nil {
+				return e.Spans, nil
+			}
+			return w.chunk(r, src, e.Spans)
 		}
 		c.Remove(key) // its checksum held, but its spans are wrong for this file
 	}
-	spans, err := w.chunk(r, src)
+	spans, err := w.chunk(r, src, nil)
 	if err == nil && r.Method == setup.Method {
 		r.CacheErr = c.Put(key, cache.Entry{Method: r.Method.Name, Syntax: r.Syntax, Spans: spans})
 	}
@@ -381,14 +402,18 @@ func (w *worker) valid(s chunk.Setup, e cache.Entry, src []byte) bool {
 // chunk runs the configured method, falling back to sliding windows when the
 // method needs a tree and the file cannot be parsed in time, and checks the
 // guarantees before anything is written: tiling and budget here, sizes in
-// the record encoder, which counts them as it escapes the content.
-func (w *worker) chunk(r *Result, src []byte) ([]chunk.Span, error) {
+// the record encoder, which counts them as it escapes the content. With
+// Config.Embed it also describes each chunk, and keeps the budgets true of
+// the embedding text. cached, when not nil, are the file's spans from the
+// cache: the chunker is not run again.
+func (w *worker) chunk(r *Result, src []byte, cached []chunk.Span) ([]chunk.Span, error) {
 	setup, chunker := w.setup(r)
 	var tree *sitter.Tree
-	if setup.Method.NeedsTree {
+	needTree := cached == nil && setup.Method.NeedsTree
+	if needTree || w.embed != nil && w.cfg.Embed.NeedsDefs() && r.Job.Lang != nil {
 		var err error
 		tree, err = w.parser.Parse(src, r.Job.Lang)
-		if err != nil {
+		if err != nil && needTree {
 			if errors.Is(err, parse.ErrTimeout) {
 				err = fmt.Errorf("parse timed out after %v", w.cfg.ParseTimeout)
 			}
@@ -396,15 +421,33 @@ func (w *worker) chunk(r *Result, src []byte) ([]chunk.Span, error) {
 			r.Message = fmt.Sprintf("%v; chunked with the %s method", err, setup.Method.Name)
 		}
 	}
-	r.Method = setup.Method
-	if tree != nil {
-		r.Syntax = tree.RootNode().HasError()
+	defer w.closeTree(tree, len(src))
+	if cached == nil {
+		r.Method = setup.Method
+		if tree != nil && setup.Method.NeedsTree {
+			r.Syntax = tree.RootNode().HasError()
+		}
 	}
-	spans := chunker.Chunk(src, tree)
-	if tree != nil {
-		tree.Close()
-		if len(src) > bigFile {
-			parse.ReleaseMemory()
+	budget := chunk.Budget{Size: setup.Budget}
+	in := chunk.Input{Src: src, Tree: tree, Budget: budget}
+	if w.embed != nil {
+		budget.Tokens = w.cfg.Embed.MaxTokens
+		var err error
+		if in, err = w.embed.Begin(r.Job.Path, r.Job.Lang, src, tree, budget); err != nil {
+			return nil, err
+		}
+	}
+	if !setup.Method.NeedsTree {
+		in.Tree = nil // the method is the same with or without a tree
+	}
+	spans := cached
+	if spans == nil {
+		spans = chunker.Chunk(in)
+	}
+	if w.embed != nil {
+		var err error
+		if spans, r.Chunks, err = w.embed.Finish(spans, budget, setup.Overlapping()); err != nil {
+			return nil, err
 		}
 	}
 	if !setup.Overlapping() {
@@ -413,6 +456,18 @@ func (w *worker) chunk(r *Result, src []byte) ([]chunk.Span, error) {
 		}
 	}
 	return spans, nil
+}
+
+// closeTree frees a file's syntax tree, and gives the memory of a big one
+// back to the operating system at once.
+func (w *worker) closeTree(tree *sitter.Tree, size int) {
+	if tree == nil {
+		return
+	}
+	tree.Close()
+	if size > bigFile {
+		parse.ReleaseMemory()
+	}
 }
 
 // fallbackChunk returns the worker's fallback chunker, made on first use.

@@ -375,6 +375,9 @@ func maxNameLen(schema *Schema) int {
 	return n
 }
 
+// want names what a field of each type holds, for messages.
+var want = [...]string{String: "a string", Int: "an integer", Defs: "an array"}
+
 // value reads the value of a known field into rec.
 func (d *Decoder) value(f *Field, rec *Record) error {
 	sc := &d.sc
@@ -399,15 +402,18 @@ func (d *Decoder) value(f *Field, rec *Record) error {
 			return err
 		}
 		f.Set(rec, Value{Str: sc.unquote(start, end, n, escaped)})
+	case f.Type == Defs && c == '[':
+		start := sc.i
+		if err := sc.skip(1); err != nil {
+			return err
+		}
+		f.Set(rec, Value{Str: string(sc.s[start:sc.i])})
 	default:
 		kind, err := sc.kind()
 		if err != nil {
 			return err
 		}
-		if f.Type == Int {
-			return fmt.Errorf("field %q: want an integer, got %s", f.Name, kind)
-		}
-		return fmt.Errorf("field %q: want a string, got %s", f.Name, kind)
+		return fmt.Errorf("field %q: want %s, got %s", f.Name, want[f.Type], kind)
 	}
 	return nil
 }

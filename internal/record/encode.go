@@ -20,6 +20,26 @@ type File struct {
 	Language string
 	Method   string // the method's name
 	Src      []byte // the file's bytes as read
+	// Extras holds what the run adds to each chunk (scope, tokens, the
+	// embedding text), one per span; nil when it adds nothing. The
+	// optional fields that read them need them.
+	Extras []Extra
+}
+
+// Extra is what a run adds to one chunk beyond its bytes: the values of the
+// optional fields scope, defines, tokens and text.
+type Extra struct {
+	Scope   []Def  // the definitions enclosing the chunk's start, outermost first
+	Defines []Def  // the definitions starting inside it
+	Tokens  int    // tokens of its content, or of its text when it has one
+	Header  string // its text is Header followed by its content
+}
+
+// Def is one definition as a record holds it.
+type Def struct {
+	Kind string
+	Name string
+	Line int // 1-based
 }
 
 // InvalidUTF8Error reports text that cannot be written to JSON exactly.
@@ -145,6 +165,9 @@ func (e *Encoder) check() error {
 		}
 		prev, end = s.Start, max(end, s.End)
 	}
+	if e.file.Extras != nil && len(e.file.Extras) != len(e.spans) {
+		return fmt.Errorf("%s: %d extras for %d chunks", path, len(e.file.Extras), len(e.spans))
+	}
 	if len(e.spans) == 0 {
 		return nil
 	}
@@ -227,6 +250,9 @@ func (e *Encoder) Next(dst []byte) (out []byte, ok bool, err error) {
 	c.Content = src[s.Start:s.End]
 	e.id = e.appendID(e.id[:0], c.Content)
 	c.ID = e.id
+	if e.file.Extras != nil {
+		c.Extra = &e.file.Extras[e.next]
+	}
 	e.next++
 	orig := len(dst)
 	if dst, err = e.appendChunk(dst, c); err != nil {

@@ -67,6 +67,11 @@ type Record struct {
 	EndByte   int
 	Size      int
 	Content   string
+	// The optional fields: empty (0) when the record has none of them.
+	Scope   string // scope's JSON text, as written
+	Defines string // defines' JSON text
+	Tokens  int
+	Text    string
 }
 
 // ID returns the id of a chunk of path with the given content that is the

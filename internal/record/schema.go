@@ -13,13 +13,11 @@ type Type int
 const (
 	String Type = iota
 	Int         // a non-negative integer
+	Defs        // an array of definitions: {"kind":"class","name":"App","line":3}
 )
 
 func (t Type) String() string {
-	if t == Int {
-		return "int"
-	}
-	return "string"
+	return [...]string{"string", "int", "array"}[t]
 }
 
 // Field is one field of a record: the table of fields below is the one
@@ -39,7 +37,8 @@ type Field struct {
 	Set func(r *Record, v Value)
 }
 
-// Value is a decoded field value: Str for a String field, Int for an Int.
+// Value is a decoded field value: Str for a String field (the raw JSON
+// text for Defs), Int for an Int.
 type Value struct {
 	Str string
 	Int int
@@ -57,6 +56,7 @@ type Chunk struct {
 	Size      int
 	Content   []byte
 	ID        []byte // the id in hex
+	Extra     *Extra // what the run adds; nil when nothing
 }
 
 // fields is the record format, in the order records carry them.
@@ -100,6 +100,66 @@ var fields = []*Field{
 	{Name: "content", Type: String, Help: "the file's exact bytes `[start_byte, end_byte)`",
 		Append: appendContent,
 		Set:    func(r *Record, v Value) { r.Content = v.Str }},
+	{Name: "scope", Type: Defs, Optional: true, Help: "with `--context`: the definitions that enclose the chunk's first non-whitespace character and start before it, outermost first, each `{\"kind\",\"name\",\"line\"}`",
+		Append: defsField(func(x *Extra) []Def { return x.Scope }),
+		Set:    func(r *Record, v Value) { r.Scope = v.Str }},
+	{Name: "defines", Type: Defs, Optional: true, Help: "with `--context`: the definitions that start inside the chunk, in order, same shape",
+		Append: defsField(func(x *Extra) []Def { return x.Defines }),
+		Set:    func(r *Record, v Value) { r.Defines = v.Str }},
+	{Name: "tokens", Type: Int, Optional: true, Help: "with `--tokenizer`: the tokens of `text` when the record has it, else of `content`",
+		Append: func(dst []byte, c *Chunk) ([]byte, error) {
+			if c.Extra == nil {
+				return dst, errNoExtra
+			}
+			return strconv.AppendInt(dst, int64(c.Extra.Tokens), 10), nil
+		},
+		Set: func(r *Record, v Value) { r.Tokens = v.Int }},
+	{Name: "text", Type: String, Optional: true, Help: "with `--embed-text`: the string to embed, a header (the path on one line, the scope as `kind name > kind name` on the next when there is one) followed by `content`; `--max-size` and `--max-tokens` bound it",
+		Append: appendText,
+		Set:    func(r *Record, v Value) { r.Text = v.Str }},
+}
+
+// errNoExtra is a schema asking for a field the run did not compute: a bug.
+var errNoExtra = fmt.Errorf("record: an optional field needs what the run adds to each chunk, and the file has none")
+
+// defsField writes a list of definitions as a JSON array.
+func defsField(get func(*Extra) []Def) func([]byte, *Chunk) ([]byte, error) {
+	return func(dst []byte, c *Chunk) ([]byte, error) {
+		if c.Extra == nil {
+			return dst, errNoExtra
+		}
+		dst = append(dst, '[')
+		for i, d := range get(c.Extra) {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, `{"kind":`...)
+			dst, _, _ = appendString(dst, []byte(d.Kind))
+			dst = append(dst, `,"name":`...)
+			var bad int
+			if dst, _, bad = appendString(dst, []byte(d.Name)); bad >= 0 {
+				return dst, fmt.Errorf("%s: the name of a definition on line %d is not valid UTF-8", c.File.Path, d.Line)
+			}
+			dst = append(dst, `,"line":`...)
+			dst = append(strconv.AppendInt(dst, int64(d.Line), 10), '}')
+		}
+		return append(dst, ']'), nil
+	}
+}
+
+// appendText writes the embedding text: the header, then the content.
+func appendText(dst []byte, c *Chunk) ([]byte, error) {
+	if c.Extra == nil {
+		return dst, errNoExtra
+	}
+	dst, _, bad := appendEscaped(append(dst, '"'), []byte(c.Extra.Header))
+	if bad >= 0 {
+		return dst, fmt.Errorf("%s: the header of chunk %d is not valid UTF-8", c.File.Path, c.Index)
+	}
+	if dst, _, bad = appendEscaped(dst, c.Content); bad >= 0 {
+		return dst, &InvalidUTF8Error{Path: c.File.Path, Offset: c.StartByte + bad}
+	}
+	return append(dst, '"'), nil
 }
 
 func perFileString(get func(*File) string) func([]byte, *Chunk) ([]byte, error) {
@@ -158,8 +218,8 @@ func NewSchema(fs ...*Field) (*Schema, error) {
 
 var defaultSchema = mustSelect()
 
-func mustSelect() *Schema {
-	s, err := Select()
+func mustSelect(optional ...string) *Schema {
+	s, err := Select(optional...)
 	if err != nil {
 		panic(err)
 	}
@@ -192,6 +252,12 @@ func Fields() []*Field { return append([]*Field(nil), fields...) }
 // Default is the schema of the records castchunk writes unless asked for
 // optional fields: every required field.
 func Default() *Schema { return defaultSchema }
+
+var allSchema = mustSelect("scope", "defines", "tokens", "text")
+
+// All is the schema of every field, optional ones included: what a reader
+// that checks them all knows.
+func All() *Schema { return allSchema }
 
 // Fields returns the schema's fields in order.
 func (s *Schema) Fields() []*Field { return append([]*Field(nil), s.fields...) }

@@ -17,7 +17,7 @@ func TestFakeField(t *testing.T) {
 		Append: intField(func(c *Chunk) int { return c.EndLine - c.StartLine + 1 }),
 		Set:    func(_ *Record, v Value) { decoded = append(decoded, v.Int) },
 	}
-	schema, err := NewSchema(append(Fields(), lines)...)
+	schema, err := NewSchema(append(Default().Fields(), lines)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,14 +75,14 @@ func TestSchemaDeclarations(t *testing.T) {
 	if got := Default().Names(); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("default fields %v, want %v", got, want)
 	}
-	help := Default().Help(80)
+	help := All().Help(80)
 	for _, line := range strings.Split(strings.TrimSuffix(help, "\n"), "\n") {
 		if len(line) > 80 {
 			t.Errorf("help line over 80 columns: %q", line)
 		}
 	}
-	for _, name := range want {
-		if !strings.Contains(help, "  "+name+" ") || !strings.Contains(Default().Markdown(), "| `"+name+"` |") {
+	for _, name := range All().Names() {
+		if !strings.Contains(help, "  "+name+" ") || !strings.Contains(All().Markdown(), "| `"+name+"` |") {
 			t.Errorf("field %s missing from Help or Markdown", name)
 		}
 	}

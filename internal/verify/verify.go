@@ -18,6 +18,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 	"unsafe"
 
 	"github.com/castchunk/castchunk/internal/bytesize"
@@ -26,6 +27,7 @@ import (
 	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/regular"
+	"github.com/castchunk/castchunk/internal/tokens"
 	"github.com/castchunk/castchunk/internal/walk"
 )
 
@@ -60,8 +62,13 @@ type Verifier struct {
 	// one castchunk has and, when its path's extension names a language,
 	// that one.
 	Lang   string
-	Budget int // > 0: every size must be at most this
-	Report func(Problem)
+	Budget int // > 0: every size (of text, when a record has one) must be at most this
+	// Tokens, when set, recounts each record's tokens (of text when it has
+	// one, else of content): a tokens field must equal the count, and with
+	// MaxTokens > 0 the count must be at most MaxTokens.
+	Tokens    *tokens.Counter
+	MaxTokens int
+	Report    func(Problem)
 
 	Records, Files, Problems int
 
@@ -121,8 +128,45 @@ func (v *Verifier) Add(r *record.Record) {
 	if v.Budget > 0 && r.Size > v.Budget {
 		v.problem(r, fmt.Sprintf("size %d is over the budget of %d", r.Size, v.Budget))
 	}
+	v.checkText(r)
+	v.checkTokens(r)
 	v.checkID(f, r)
 	v.checkTiling(f, r)
+}
+
+// checkText checks the embedding text, when the record has one: a header
+// whose first line is the path, then the content; its size within the
+// budget, which covers it.
+func (v *Verifier) checkText(r *record.Record) {
+	if r.Text == "" {
+		return
+	}
+	header, ok := strings.CutSuffix(r.Text, r.Content)
+	if !ok || !strings.HasPrefix(header, r.Path+"\n") {
+		v.problem(r, "text is not a header (the path, then the scope) followed by the content")
+		return
+	}
+	if size := chunk.Size([]byte(r.Text)); v.Budget > 0 && size > v.Budget {
+		v.problem(r, fmt.Sprintf("text has size %d, over the budget of %d", size, v.Budget))
+	}
+}
+
+// checkTokens recounts the tokens of the text, or of the content.
+func (v *Verifier) checkTokens(r *record.Record) {
+	if v.Tokens == nil {
+		return
+	}
+	what, s := "content", r.Content
+	if r.Text != "" {
+		what, s = "text", r.Text
+	}
+	n := v.Tokens.Count([]byte(s))
+	if r.Tokens != 0 && r.Tokens != n {
+		v.problem(r, fmt.Sprintf("tokens is %d, the %s has %d", r.Tokens, what, n))
+	}
+	if v.MaxTokens > 0 && n > v.MaxTokens {
+		v.problem(r, fmt.Sprintf("%s has %d tokens, over the limit of %d", what, n, v.MaxTokens))
+	}
 }
 
 // checkTiling checks that the chunks cover the file in order: no gap ever,

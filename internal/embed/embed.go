@@ -1,0 +1,289 @@
+// Package embed makes chunks ready for an embedding model or a search
+// index (docs/design.md, "Chunks ready to embed"): where each chunk sits
+// (its scope), what it defines, how many tokens it holds, and the text to
+// embed, a short header naming the file and the scope followed by the
+// content. It also keeps the budgets true of that text: room for the
+// header is taken off the chunker's budget, and every finished chunk is
+// checked on its own tokenization and split further when it is over
+// (chunk.Refit). It knows nothing of languages: the definitions come from
+// package outline, the tokens from package tokens.
+package embed
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/lang"
+	"github.com/castchunk/castchunk/internal/outline"
+	"github.com/castchunk/castchunk/internal/record"
+	"github.com/castchunk/castchunk/internal/tokens"
+)
+
+// Options are what a run asks for; the zero value asks for nothing.
+type Options struct {
+	Context   bool             // scope and defines (--context)
+	Encoding  *tokens.Encoding // token counts (--tokenizer); nil: none
+	MaxTokens int              // tokens per chunk at most (--max-tokens); needs Encoding
+	Text      bool             // the embedding text (--embed-text); the budgets cover it
+}
+
+// Any reports whether the options ask for anything.
+func (o Options) Any() bool { return o.Context || o.Encoding != nil || o.Text }
+
+// NeedsDefs reports whether the file's definitions are needed: for scope
+// and defines, and for the header's scope line.
+func (o Options) NeedsDefs() bool { return o.Context || o.Text }
+
+// Key sums up what the options change in a file's chunks, for the cache
+// key; "" when they change nothing.
+func (o Options) Key() string {
+	var parts []string
+	if o.MaxTokens > 0 {
+		parts = append(parts, fmt.Sprintf("tokenizer=%s max-tokens=%d", o.Encoding.Name(), o.MaxTokens))
+	}
+	if o.Text {
+		parts = append(parts, "embed-text")
+	}
+	return strings.Join(parts, " ")
+}
+
+// Header is the start of a chunk's embedding text: the path on one line,
+// then, when the chunk has a scope, the scope chain on another, each entry
+// its kind and name, outermost first, joined by " > ":
+//
+//	src/app.py
+//	class App > method handle
+func Header(path string, scope []outline.Def) string {
+	var b strings.Builder
+	b.WriteString(oneLine(path))
+	b.WriteByte('\n')
+	for i, d := range scope {
+		if i > 0 {
+			b.WriteString(" > ")
+		}
+		b.WriteString(d.Kind)
+		b.WriteByte(' ')
+		b.WriteString(d.Name)
+	}
+	if len(scope) > 0 {
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Worker does embed's work for one pipeline worker, file after file,
+// reusing its buffers; it is not safe for concurrent use.
+type Worker struct {
+	opt     Options
+	finder  *outline.Finder
+	counter *tokens.Counter
+	sizer   chunk.Sizer
+	text    []byte // header + content, for counting
+
+	// The file under way, from Begin.
+	path   string
+	src    []byte
+	defs   []outline.Def
+	starts []int32
+
+	scope, defines []outline.Def // scratch
+}
+
+// NewWorker returns a worker for opt; Close it when done.
+func NewWorker(opt Options) *Worker {
+	w := &Worker{opt: opt}
+	if opt.NeedsDefs() {
+		w.finder = outline.NewFinder()
+	}
+	if opt.Encoding != nil {
+		w.counter = opt.Encoding.NewCounter()
+	}
+	return w
+}
+
+// Close frees the C memory of the definition queries.
+func (w *Worker) Close() {
+	if w.finder != nil {
+		w.finder.Close()
+	}
+}
+
+// Begin starts on a file: it finds the file's definitions (none when l or
+// tree is nil: text no grammar parses) and returns the chunker's input,
+// whose budget is b less the room the file's longest header needs, with
+// the file's token starts when tokens are bounded. The input is valid
+// until the next Begin.
+func (w *Worker) Begin(path string, l *lang.Language, src []byte, tree *sitter.Tree, b chunk.Budget) (chunk.Input, error) {
+	w.path, w.src, w.defs = path, src, nil
+	if w.opt.NeedsDefs() && l != nil && tree != nil {
+		defs, err := w.finder.Find(l, src, tree)
+		if err != nil {
+			return chunk.Input{}, err
+		}
+		w.defs = defs
+	}
+	in := chunk.Input{Src: src, Tree: tree, Budget: b}
+	if w.opt.MaxTokens > 0 {
+		in.Budget.Tokens = w.opt.MaxTokens
+		w.starts = w.counter.AppendStarts(w.starts[:0], src)
+		in.TokenStarts = w.starts
+	}
+	if w.opt.Text {
+		size, toks := w.longestHeader()
+		in.Budget.Size -= size
+		if in.Budget.Tokens > 0 {
+			in.Budget.Tokens -= toks
+		}
+		if in.Budget.Size < 1 || in.Budget.Tokens < 0 || w.opt.MaxTokens > 0 && in.Budget.Tokens < minTokens {
+			return chunk.Input{}, fmt.Errorf("the embedding text's header (path and scope) takes %d characters and %d tokens, which leaves too little of the budget for content", size, toks)
+		}
+	}
+	return in, nil
+}
+
+// minTokens is the least room for content a token budget must leave: one
+// character can take up to four tokens (one per byte).
+const minTokens = 4
+
+// longestHeader returns the largest size and token count of any header a
+// chunk of the file can get: the path with the chain of definitions that
+// ends at each definition, or with no scope at all.
+func (w *Worker) longestHeader() (size, toks int) {
+	measure := func(h string) {
+		size = max(size, chunk.Size([]byte(h)))
+		if w.counter != nil && w.opt.MaxTokens > 0 {
+			toks = max(toks, w.counter.Count([]byte(h)))
+		}
+	}
+	measure(Header(w.path, nil))
+	var chain []outline.Def
+	for _, d := range w.defs { // sorted by Start, outer before inner
+		for len(chain) > 0 && chain[len(chain)-1].End <= d.Start {
+			chain = chain[:len(chain)-1]
+		}
+		chain = append(chain, d)
+		measure(Header(w.path, chain))
+	}
+	return size, toks
+}
+
+// Finish makes the file's spans hold true of the budget b on their own
+// text (header included) and describes each chunk. It returns the spans,
+// split further where a chunk was over, and what embed adds to each.
+func (w *Worker) Finish(spans []chunk.Span, b chunk.Budget, overlapping bool) ([]chunk.Span, []record.Extra, error) {
+	chunks := w.describe(spans)
+	if w.over(spans, chunks, b) {
+		w.sizer.Reset(w.src)
+		defer w.sizer.Release()
+		fits := func(start, end int) bool {
+			h := w.header(start, end)
+			return chunk.Size([]byte(h))+w.sizer.Size(start, end) <= b.Size &&
+				(b.Tokens <= 0 || w.count(h, start, end) <= b.Tokens)
+		}
+		var err error
+		if spans, err = chunk.Refit(nil, &w.sizer, spans, fits); err != nil {
+			return nil, nil, err
+		}
+		if overlapping {
+			spans = inOrder(spans)
+		}
+		chunks = w.describe(spans)
+	}
+	return spans, chunks, nil
+}
+
+// over reports whether a chunk's text is over the budget b.
+func (w *Worker) over(spans []chunk.Span, chunks []record.Extra, b chunk.Budget) bool {
+	for i, s := range spans {
+		if w.opt.Text && chunk.Size([]byte(chunks[i].Header))+s.Size > b.Size {
+			return true
+		}
+		if b.Tokens > 0 && chunks[i].Tokens > b.Tokens {
+			return true
+		}
+	}
+	return false
+}
+
+// describe computes what embed adds to each span: the values of the
+// records' optional fields.
+func (w *Worker) describe(spans []chunk.Span) []record.Extra {
+	out := make([]record.Extra, len(spans))
+	for i, s := range spans {
+		c := &out[i]
+		scope := outline.Scope(w.scope[:0], w.defs, w.src, s.Start, s.End)
+		w.scope = scope
+		if w.opt.Context {
+			c.Scope = recordDefs(scope)
+			w.defines = outline.Defines(w.defines[:0], w.defs, s.Start, s.End)
+			c.Defines = recordDefs(w.defines)
+		}
+		if w.opt.Text {
+			c.Header = Header(w.path, scope)
+		}
+		if w.counter != nil {
+			c.Tokens = w.count(c.Header, s.Start, s.End)
+		}
+	}
+	return out
+}
+
+// recordDefs turns definitions into the records' view of them.
+func recordDefs(ds []outline.Def) []record.Def {
+	out := make([]record.Def, len(ds))
+	for i, d := range ds {
+		out[i] = record.Def{Kind: d.Kind, Name: d.Name, Line: d.Line}
+	}
+	return out
+}
+
+// header returns the header of the chunk src[start:end] ("" without
+// Options.Text).
+func (w *Worker) header(start, end int) string {
+	if !w.opt.Text {
+		return ""
+	}
+	return Header(w.path, outline.Scope(nil, w.defs, w.src, start, end))
+}
+
+// count returns the tokens of header followed by src[start:end].
+func (w *Worker) count(header string, start, end int) int {
+	if header == "" {
+		return w.counter.Count(w.src[start:end])
+	}
+	w.text = append(append(w.text[:0], header...), w.src[start:end]...)
+	return w.counter.Count(w.text)
+}
+
+// inOrder restores the order overlapping windows must keep after some were
+// split: starts strictly increasing. Of two spans with the same start, the
+// shorter lies inside the longer and is dropped.
+func inOrder(spans []chunk.Span) []chunk.Span {
+	slices.SortStableFunc(spans, func(a, b chunk.Span) int {
+		if a.Start != b.Start {
+			return a.Start - b.Start
+		}
+		return b.End - a.End
+	})
+	out := spans[:0]
+	for _, s := range spans {
+		if len(out) > 0 && out[len(out)-1].Start == s.Start {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// oneLine keeps a path on the header's first line: a line break in a file
+// name would start a line of its own.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
+}
