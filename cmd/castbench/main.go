@@ -13,6 +13,9 @@
 //	(b) `castchunk chunk -j 1 DIR` end to end, as a subprocess, its stdout
 //	    written to a file on disk that is deleted after each run;
 //	(c) the same with -j 2;
+//	(d) (b) with --context, (e) with --tokenizer cl100k_base, (f) with both,
+//	    and (g) with --tokenizer cl100k_base --max-tokens 512 --embed-text
+//	    --context: what each costs over (b), in the same run;
 //
 // each -reps times, interleaved, and prints the best and median time, MB/s
 // (10^6 bytes of source per second), the ratio (b)/(a) in time, the speedup
@@ -62,6 +65,7 @@ const (
 	targetOverhead = 1.15 // (b)/(a) in time, at most
 	targetSpeedup  = 1.8  // (b)/(c) in time, at least
 	targetStartup  = 30 * time.Millisecond
+	targetEmbed    = 1.5       // (d), (e), (f) over (b) in time, at most
 	targetRSS      = 200 << 20 // bytes, on a ~100 MB tree
 	maxFileSize    = 10 << 20  // castchunk's default --max-file-size
 	parseTimeout   = 20 * time.Second
@@ -165,6 +169,17 @@ func run(o options) error {
 			verdict(r.overhead() <= targetOverhead), verdict(r.speedup() >= targetSpeedup),
 			verdict(max(r.seq.maxRSS(), r.par.maxRSS()) < targetRSS))
 	}
+	for _, r := range results {
+		fmt.Printf("  %-20s", r.dir)
+		for k, e := range embedRuns {
+			fmt.Printf(" (%s)/(b) %.3f", e.name, r.embedRatio(k))
+			if e.targeted {
+				fmt.Printf(" %s", verdict(r.embedRatio(k) <= targetEmbed))
+			}
+			fmt.Printf(";")
+		}
+		fmt.Printf(" (targets: (d), (e), (f) <= %.1f)\n", targetEmbed)
+	}
 	fmt.Printf("  start-up: median %s over %d runs (min %s): %s\n", ms(startup.median()), len(startup), ms(startup.best()), verdict(startup.median() < targetStartup))
 	fmt.Printf("  load average at the end: %s; castbench took %s\n", loadAverage(), time.Since(began).Round(time.Second))
 	return nil
@@ -182,12 +197,31 @@ type corpusResult struct {
 	dir                       string
 	bytes                     int
 	parse, parsePar, seq, par samples
+	embed                     [len(embedRuns)]samples // (d)...(g)
 	largest                   job
 	largestRSS                int64
 }
 
 func (r *corpusResult) overhead() float64 {
 	return r.seq.best().Seconds() / r.parse.best().Seconds()
+}
+
+// embedRuns are the runs with the embedding flags, (d) to (g): the
+// targeted ones first.
+var embedRuns = [...]struct {
+	name, label string
+	args        []string
+	targeted    bool
+}{
+	{"d", "--context", []string{"--context"}, true},
+	{"e", "--tokenizer cl100k_base", []string{"--tokenizer", "cl100k_base"}, true},
+	{"f", "--context --tokenizer", []string{"--context", "--tokenizer", "cl100k_base"}, true},
+	{"g", "all, --max-tokens 512", []string{"--context", "--tokenizer", "cl100k_base", "--max-tokens", "512", "--embed-text"}, false},
+}
+
+// embedRatio is run k of embedRuns over (b), in time.
+func (r *corpusResult) embedRatio(k int) float64 {
+	return r.embed[k].best().Seconds() / r.seq.best().Seconds()
 }
 
 func (r *corpusResult) speedup() float64 {
@@ -249,6 +283,12 @@ func benchCorpus(o options, dir string) (*corpusResult, error) {
 			return nil, err
 		}
 		r.par = append(r.par, s)
+		for k, e := range embedRuns {
+			if s, err = chunkRun(o, dir, 1, false, nil, e.args...); err != nil {
+				return nil, err
+			}
+			r.embed[k] = append(r.embed[k], s)
+		}
 	}
 	fmt.Printf("  (a) parse only, -j 1          %-20s %7.2f MB/s   cpu %s   peak RSS %.0f MiB\n", r.parse.times(), r.parse.rate(r.bytes), secs(r.parse.bestCPU()), mib(r.parse.maxRSS()))
 	fmt.Printf("  (a) parse only, -j %-6d     %-20s %7.2f MB/s   (for reference: parsing alone speeds up %.2fx)\n", o.jobs, r.parsePar.times(), r.parsePar.rate(r.bytes), r.parse.best().Seconds()/r.parsePar.best().Seconds())
@@ -256,6 +296,9 @@ func benchCorpus(o options, dir string) (*corpusResult, error) {
 	fmt.Printf("  (c) castchunk chunk -j %-6d %-20s %7.2f MB/s   cpu %s   peak RSS %.0f MiB\n", o.jobs, r.par.times(), r.par.rate(r.bytes), secs(r.par.bestCPU()), mib(r.par.maxRSS()))
 	fmt.Printf("  (b)/(a) in time: %.3f (target <= %.2f: %s)   (c) speedup over (b): %.2fx (target >= %.1fx: %s)\n",
 		r.overhead(), targetOverhead, verdict(r.overhead() <= targetOverhead), r.speedup(), targetSpeedup, verdict(r.speedup() >= targetSpeedup))
+	for k, e := range embedRuns {
+		fmt.Printf("  (%s) (b) with %-22s %-20s %7.2f MB/s   %.3fx (b)\n", e.name, e.label, r.embed[k].times(), r.embed[k].rate(r.bytes), r.embedRatio(k))
+	}
 	for _, j := range jobs {
 		if j.size > r.largest.size {
 			r.largest = j
@@ -478,7 +521,7 @@ func selfCPU() time.Duration {
 
 // chunkRun runs `castchunk chunk -j N dir` with stdout to a file on disk.
 // With check, the output must hold records for exactly the jobs' paths.
-func chunkRun(o options, dir string, jobs int, check bool, want []job) (sample, error) {
+func chunkRun(o options, dir string, jobs int, check bool, want []job, flags ...string) (sample, error) {
 	out, err := os.CreateTemp(o.tmp, "out-*.jsonl")
 	if err != nil {
 		return sample{}, err
@@ -486,7 +529,7 @@ func chunkRun(o options, dir string, jobs int, check bool, want []job) (sample, 
 	defer os.Remove(out.Name())
 	defer out.Close()
 	var stderr bytes.Buffer
-	cmd := exec.Command(o.bin, "chunk", "-j", strconv.Itoa(jobs), dir)
+	cmd := exec.Command(o.bin, append(append([]string{"chunk", "-j", strconv.Itoa(jobs)}, flags...), dir)...)
 	cmd.Stdout = out
 	cmd.Stderr = &stderr
 	cmd.Env = benchEnv()
