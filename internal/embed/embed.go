@@ -213,9 +213,10 @@ func (w *Worker) over(spans []chunk.Span, chunks []record.Extra, b chunk.Budget)
 // records' optional fields.
 func (w *Worker) describe(spans []chunk.Span) []record.Extra {
 	out := make([]record.Extra, len(spans))
+	sweep := outline.NewSweep(w.defs)
 	for i, s := range spans {
 		c := &out[i]
-		scope := outline.Scope(w.scope[:0], w.defs, w.src, s.Start, s.End)
+		scope := sweep.Scope(w.scope[:0], w.src, s.Start, s.End)
 		w.scope = scope
 		if w.opt.Context {
 			c.Scope = recordDefs(scope)
