@@ -41,16 +41,24 @@ import (
 	markdown "github.com/tree-sitter-grammars/tree-sitter-markdown/bindings/go"
 	toml "github.com/tree-sitter-grammars/tree-sitter-toml/bindings/go"
 	bash "github.com/tree-sitter/tree-sitter-bash/bindings/go"
+	csharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
 	c "github.com/tree-sitter/tree-sitter-c/bindings/go"
 	cpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
 	css "github.com/tree-sitter/tree-sitter-css/bindings/go"
 	golang "github.com/tree-sitter/tree-sitter-go/bindings/go"
+	java "github.com/tree-sitter/tree-sitter-java/bindings/go"
 	javascript "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
 	php "github.com/tree-sitter/tree-sitter-php/bindings/go"
+	python "github.com/tree-sitter/tree-sitter-python/bindings/go"
 	ruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
 	rust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
 	scala "github.com/tree-sitter/tree-sitter-scala/bindings/go"
+	typescript "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
 )
+
+// tsKinds are the definitions of TypeScript and TSX.
+var tsKinds = map[string]kind{"function_declaration": plain, "generator_function_declaration": plain, "class_declaration": plain,
+	"abstract_class_declaration": plain, "method_definition": plain, "interface_declaration": plain, "enum_declaration": plain}
 
 // kind is a definition node type; named means only nodes that have a name
 // and a body count (struct_specifier is also a mere type reference).
@@ -65,6 +73,11 @@ var plain = kind{}
 var withBody = kind{named: true}
 
 var languages = map[string]language{
+	"python":     {python.Language, map[string]kind{"function_definition": plain, "class_definition": plain}},
+	"java":       {java.Language, map[string]kind{"method_declaration": plain, "constructor_declaration": plain, "class_declaration": plain, "interface_declaration": plain, "enum_declaration": plain, "record_declaration": plain}},
+	"typescript": {typescript.LanguageTypescript, tsKinds},
+	"tsx":        {typescript.LanguageTSX, tsKinds},
+	"csharp":     {csharp.Language, map[string]kind{"method_declaration": plain, "constructor_declaration": plain, "class_declaration": plain, "interface_declaration": plain, "struct_declaration": plain, "enum_declaration": plain, "record_declaration": plain}},
 	"go":         {golang.Language, map[string]kind{"function_declaration": plain, "method_declaration": plain, "type_declaration": plain}},
 	"javascript": {javascript.Language, map[string]kind{"function_declaration": plain, "generator_function_declaration": plain, "class_declaration": plain, "method_definition": plain}},
 	"rust":       {rust.Language, map[string]kind{"function_item": plain, "impl_item": plain, "struct_item": plain, "enum_item": plain, "union_item": plain, "trait_item": plain, "macro_definition": plain}},
