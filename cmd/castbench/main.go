@@ -521,6 +521,8 @@ func selfCPU() time.Duration {
 
 // chunkRun runs `castchunk chunk -j N dir` with stdout to a file on disk.
 // With check, the output must hold records for exactly the jobs' paths.
+// Generated and vendored files are chunked too: the parse-only run parses
+// every file, and both must measure the same bytes.
 func chunkRun(o options, dir string, jobs int, check bool, want []job, flags ...string) (sample, error) {
 	out, err := os.CreateTemp(o.tmp, "out-*.jsonl")
 	if err != nil {
@@ -529,7 +531,7 @@ func chunkRun(o options, dir string, jobs int, check bool, want []job, flags ...
 	defer os.Remove(out.Name())
 	defer out.Close()
 	var stderr bytes.Buffer
-	cmd := exec.Command(o.bin, append(append([]string{"chunk", "-j", strconv.Itoa(jobs)}, flags...), dir)...)
+	cmd := exec.Command(o.bin, append(append([]string{"chunk", "--include-generated", "--include-vendored", "-j", strconv.Itoa(jobs)}, flags...), dir)...)
 	cmd.Stdout = out
 	cmd.Stderr = &stderr
 	cmd.Env = benchEnv()

@@ -61,6 +61,7 @@ type chunkOptions struct {
 	tokenizer    string
 	maxTokens    int
 	embedText    bool
+	root         string
 }
 
 func newChunkCmd(s Streams) *cobra.Command {
@@ -127,12 +128,14 @@ The record format and the exit statuses: see 'castchunk --help'.`,
 	f.BoolVar(&o.context, "context", false, "add each chunk's scope (the definitions around its start) and the definitions it holds")
 	f.StringVar(&o.tokenizer, "tokenizer", "", "add each chunk's token count for `NAME`: "+strings.Join(tokens.Names(), ", "))
 	f.IntVar(&o.maxTokens, "max-tokens", 0, "with --tokenizer, at most `N` tokens in a chunk (or in its text), besides --max-size (0: no limit)")
+	f.StringVar(&o.root, "root", "", "write paths relative to `DIR` (default: the top of the git repository holding the paths, else the current folder)")
 	f.BoolVar(&o.embedText, "embed-text", false, "add each chunk's text to embed: a header (path, scope) then the content; the budgets cover it")
 	completeValues(cmd, "method", method.Names())
 	completeValues(cmd, "lang", lang.Names())
 	completeValues(cmd, "format", record.FormatNames())
 	completeValues(cmd, "tokenizer", tokens.Names())
 	_ = cmd.RegisterFlagCompletionFunc("cache", dirCompletion)
+	_ = cmd.RegisterFlagCompletionFunc("root", dirCompletion)
 	return cmd
 }
 
@@ -167,6 +170,8 @@ type chunkConfig struct {
 	cacheDir string
 	cacheMax int64
 	vendored bool           // --include-vendored
+	rebase   *walk.Rebase   // writes paths relative to the root (--root)
+	rootSet  bool           // --root given: a file outside it is worth a warning
 	schema   *record.Schema // the fields written: the required ones and those the flags ask for
 }
 
@@ -230,8 +235,33 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 	if o.stdinPath != "" {
 		return nil, usageError("--stdin-path needs the path argument - (standard input)")
 	}
-	cfg.roots, err = o.roots(cmd.Context(), args, stdin)
+	if cfg.roots, err = o.roots(cmd.Context(), args, stdin); err != nil {
+		return nil, err
+	}
+	cfg.rebase, err = o.rebase(args)
+	cfg.rootSet = o.root != ""
 	return cfg, err
+}
+
+// rebase finds the root the records' paths are relative to: --root, or
+// the top of the git repository holding the path arguments (with
+// --files-from, the current folder's), else the current folder.
+func (o *chunkOptions) rebase(args []string) (*walk.Rebase, error) {
+	root := o.root
+	if root == "" {
+		if o.filesFrom != "" {
+			args = nil
+		}
+		var err error
+		if root, err = walk.DefaultRoot(args); err != nil {
+			return nil, failure(fmt.Errorf("cannot find the root: %w", err))
+		}
+	}
+	b, err := walk.NewRebase(root)
+	if err != nil {
+		return nil, usageError("--root: %v", err)
+	}
+	return b, nil
 }
 
 // embed checks --context, --tokenizer, --max-tokens and --embed-text.
@@ -508,7 +538,31 @@ func (r *chunkRun) jobs(files []walk.File) ([]pipeline.Job, error) {
 		jobs = append(jobs, pipeline.Job{Path: f.Path, OSPath: f.OSPath, Lang: l, Size: f.Size,
 			Generated: triBool(f.Attrs.Generated), Named: isNamed, Rel: rel})
 	}
-	return jobs, nil
+	return r.rooted(jobs), nil
+}
+
+// rooted writes the jobs' paths relative to the root, in path order, each
+// path once (two arguments may reach one file). A path outside the root
+// stays as reached from its argument; when the user chose the root, they
+// are told once.
+func (r *chunkRun) rooted(jobs []pipeline.Job) []pipeline.Job {
+	if r.cfg.rebase == nil {
+		return jobs
+	}
+	outside := 0
+	for i := range jobs {
+		p, ok := r.cfg.rebase.Path(jobs[i].Path)
+		if !ok {
+			outside++
+		}
+		jobs[i].Path = p
+	}
+	slices.SortStableFunc(jobs, func(a, b pipeline.Job) int { return strings.Compare(a.Path, b.Path) })
+	jobs = slices.CompactFunc(jobs, func(a, b pipeline.Job) bool { return a.Path == b.Path })
+	if outside > 0 && r.cfg.rootSet {
+		r.warn(r.cfg.rebase.Root(), fmt.Sprintf("%d files lie outside this root: their paths are written as reached from the arguments; give --root to choose another", outside))
+	}
+	return jobs
 }
 
 // underRoot returns a display path relative to the root argument it was

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -62,5 +63,64 @@ func TestShardsPartitionTheOutput(t *testing.T) {
 	sort.Strings(want)
 	if strings.Join(union, "") != strings.Join(want, "") {
 		t.Fatalf("the union of the shards differs from the unsharded output")
+	}
+}
+
+// TestMergeRestoresTheUnshardedOutput: for random trees (nested folders,
+// names that sort in tricky byte orders, several languages) and several N,
+// merge of the N shard outputs, in any order, is the unsharded output byte
+// for byte.
+func TestMergeRestoresTheUnshardedOutput(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	names := []string{"a", "b", "B", "a-b", "a.b", "a_b", "z", "é", "10", "9"}
+	exts := []string{".py", ".ts", ".java", ".go"}
+	bodies := map[string]string{
+		".py":   "def f%d(x):\n    return x + %d\n",
+		".ts":   "export function f%d(x: number) {\n  return x + %d;\n}\n",
+		".java": "class C%d {\n  int f() { return %d; }\n}\n",
+		".go":   "package p\n\nfunc F%d() int { return %d }\n",
+	}
+	for tree := range 6 {
+		dir := t.TempDir()
+		files := 1 + rng.IntN(40)
+		for i := range files {
+			depth := rng.IntN(3)
+			parts := []string{dir}
+			for range depth {
+				parts = append(parts, names[rng.IntN(len(names))])
+			}
+			ext := exts[rng.IntN(len(exts))]
+			parts = append(parts, fmt.Sprintf("%s%d%s", names[rng.IntN(len(names))], i, ext))
+			p := filepath.Join(parts...)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(fmt.Sprintf(bodies[ext], i, i)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Chdir(dir)
+		whole, stderr, code := run(t, "", "chunk", "--max-size", "20", ".")
+		if code != 0 || stderr != "" || whole == "" {
+			t.Fatalf("tree %d: unsharded run: status %d, stderr %q", tree, code, stderr)
+		}
+		for _, n := range []int{1, 2, 3, 7} {
+			var shards []string
+			for k := 1; k <= n; k++ {
+				out := filepath.Join(t.TempDir(), fmt.Sprintf("s%d.jsonl", k))
+				if _, stderr, code := run(t, "", "chunk", "--max-size", "20", "--shard", fmt.Sprintf("%d/%d", k, n), "-o", out, "."); code != 0 {
+					t.Fatalf("tree %d, shard %d/%d: status %d, stderr %q", tree, k, n, code, stderr)
+				}
+				shards = append(shards, out)
+			}
+			rng.Shuffle(len(shards), func(i, j int) { shards[i], shards[j] = shards[j], shards[i] })
+			merged, stderr, code := run(t, "", append([]string{"merge"}, shards...)...)
+			if code != 0 || stderr != "" {
+				t.Fatalf("tree %d, N=%d: merge: status %d, stderr %q", tree, n, code, stderr)
+			}
+			if merged != whole {
+				t.Errorf("tree %d (%d files), N=%d: merged shards differ from the unsharded output", tree, files, n)
+			}
+		}
 	}
 }

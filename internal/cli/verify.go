@@ -16,6 +16,7 @@ import (
 	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/tokens"
 	"github.com/castchunk/castchunk/internal/verify"
+	"github.com/castchunk/castchunk/internal/walk"
 )
 
 // verifyOptions are the flags of `castchunk verify`.
@@ -76,7 +77,7 @@ records file could not be read; 130 interrupted.`,
 			return runVerify(cmd.Context(), o, args, s)
 		},
 	}
-	cmd.Flags().StringVar(&o.root, "root", ".", "`DIR` the records' paths are relative to")
+	cmd.Flags().StringVar(&o.root, "root", "", "`DIR` the records' paths are relative to (default: as chunk's, the top of the git repository holding the current folder, else the current folder)")
 	cmd.Flags().IntVar(&o.maxSize, "max-size", 0, "fail chunks larger than the budget `N` (0: no budget check)")
 	cmd.Flags().BoolVar(&o.strict, "strict", false, "accept only records exactly as castchunk writes them: no unknown field, fields in order, compact JSON")
 	cmd.Flags().StringVar(&o.maxFileSize, "max-file-size", "10MiB", "do not read files larger than `SIZE` (bytes, or with a unit: 512KiB, 64MiB; 0: no limit): such a file is a problem")
@@ -123,6 +124,12 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 	if err != nil {
 		return err
 	}
+	root := o.root
+	if root == "" {
+		if root, err = walk.DefaultRoot(nil); err != nil {
+			return failure(fmt.Errorf("cannot find the root: %w", err))
+		}
+	}
 	// Opening a FIFO waits for a writer, and reading a pipe or a terminal
 	// for data: neither may keep a signal from stopping the run.
 	var in io.Reader
@@ -139,7 +146,7 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 	in = interruptibleReader{ctx, in}
 	out := newLineWriter(s.Out)
 	v := &verify.Verifier{
-		Root: o.root, AllowOutsideRoot: o.allowOutsideRoot, MaxFileSize: limit, Lang: o.lang, Budget: o.maxSize,
+		Root: root, AllowOutsideRoot: o.allowOutsideRoot, MaxFileSize: limit, Lang: o.lang, Budget: o.maxSize,
 		Tokens: counter, MaxTokens: o.maxTokens,
 		Report: func(p verify.Problem) { out.println(problemLine(p)) },
 	}

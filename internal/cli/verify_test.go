@@ -37,7 +37,11 @@ func chunked(t *testing.T, args ...string) string {
 // line each, unless --allow-outside-root, or a --root they lie under.
 func TestVerifyOutsideRootFlag(t *testing.T) {
 	dir := badSetup(t, map[string]string{"src/app.py": frictionPy})
+	// Run from elsewhere: a file outside the root (here the current folder)
+	// keeps the absolute path it was reached by.
+	t.Chdir(t.TempDir())
 	abs := chunked(t, "--max-size", "30", filepath.Join(dir, "src", "app.py"))
+	t.Chdir(dir)
 	absPath := filepath.ToSlash(filepath.Join(dir, "src", "app.py"))
 
 	out, code := verifyRun(t, abs, "--root", t.TempDir())

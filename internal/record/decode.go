@@ -109,37 +109,52 @@ const maxKeptLine = 16 << 20
 // Decode checks the format only; Record.Check checks that a record agrees
 // with itself, and whether it agrees with the file is verify's business.
 func (d *Decoder) Decode(rec *Record) error {
+	_, err := d.decode(rec, nil, false)
+	return err
+}
+
+// DecodeAppend is Decode that also appends the line as read, without its
+// '\n', to dst (when the line is a record): for tools that pass records on
+// byte for byte.
+func (d *Decoder) DecodeAppend(dst []byte, rec *Record) ([]byte, error) {
+	return d.decode(rec, dst, true)
+}
+
+func (d *Decoder) decode(rec *Record, dst []byte, keep bool) ([]byte, error) {
 	if d.err != nil {
-		return d.err
+		return dst, d.err
 	}
 	defer d.release()
 	line, terminated, err := d.readLine()
 	switch {
 	case err == io.EOF && len(line) == 0:
 		d.err = io.EOF
-		return io.EOF
+		return dst, io.EOF
 	case err == errTooLong:
 		d.line++
 		if !terminated {
 			d.err = io.EOF
 		}
-		return &LineError{d.line, &LongLineError{d.maxLine()}}
+		return dst, &LineError{d.line, &LongLineError{d.maxLine()}}
 	case err != nil && err != io.EOF:
 		d.err = fmt.Errorf("record: reading line %d: %w", d.line+1, err)
-		return d.err
+		return dst, d.err
 	}
 	d.line++
 	if err := d.parse(line, rec); err != nil {
 		if !terminated {
 			d.err = io.EOF
 		}
-		return &LineError{d.line, err}
+		return dst, &LineError{d.line, err}
 	}
 	if !terminated {
 		d.err = io.EOF
-		return &LineError{d.line, errors.New("no newline at the end of the last line (truncated output?)")}
+		return dst, &LineError{d.line, errors.New("no newline at the end of the last line (truncated output?)")}
 	}
-	return nil
+	if keep {
+		dst = append(dst, line...)
+	}
+	return dst, nil
 }
 
 // release lets go of a long line once it is decoded, so that the caller's

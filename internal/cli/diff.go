@@ -1,0 +1,148 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/castchunk/castchunk/internal/record"
+	"github.com/castchunk/castchunk/internal/stream"
+)
+
+// diffOptions are the flags of `castchunk diff`.
+type diffOptions struct {
+	output string
+	stats  bool
+}
+
+func newDiffCmd(s Streams) *cobra.Command {
+	o := &diffOptions{}
+	cmd := &cobra.Command{
+		Use:   "diff OLD NEW",
+		Short: "Stream the chunks added and deleted between two outputs of chunk",
+		Long: `Compare two outputs of castchunk chunk (JSON Lines, in path order; - reads
+one of them from stdin) chunk by chunk and print one JSON object per change:
+
+  {"op":"add",...}     a chunk of NEW that OLD lacks: its whole record,
+                       with "op" first
+  {"op":"delete","id":"…","path":"…"}
+                       a chunk of OLD that NEW lacks
+
+Nothing is printed for unchanged chunks. A chunk is unchanged when its id is:
+the id sums up the path and the content, so a chunk whose text moved down
+the file keeps it, and an edited one gets a new one. Changes come file by
+file in path order, deletions first. Memory is bounded by the largest
+file's records, not by the outputs.
+
+Exit status: 0 when the inputs were read through (whatever the changes);
+1 when an input holds a line that is not a record, or is not in path
+order; 2 usage error.`,
+		Example: `  castchunk chunk -o new.jsonl . && castchunk diff old.jsonl new.jsonl > changes.jsonl
+  castchunk diff --stats old.jsonl new.jsonl | jq -r 'select(.op == "delete") | .id'`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runDiff(cmd.Context(), o, args, s)
+		},
+	}
+	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write the changes to `FILE` (atomically) instead of stdout")
+	cmd.Flags().BoolVar(&o.stats, "stats", false, "print the counts of chunks and files added, deleted, changed and unchanged to stderr")
+	return cmd
+}
+
+func runDiff(ctx context.Context, o *diffOptions, args []string, s Streams) error {
+	inputs, closeAll, err := openInputs(ctx, args, s)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	out, err := openOutput(o.output, s.Out)
+	if err != nil {
+		return failure(fmt.Errorf("cannot write output: %w", err))
+	}
+	var line []byte
+	st, err := stream.Diff(inputs[0], inputs[1], func(c stream.Change) error {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		line = changeLine(line[:0], c)
+		_, err := out.Write(line)
+		return err
+	})
+	return finishOutput(ctx, out, err, func() error {
+		if !o.stats {
+			return nil
+		}
+		_, err := fmt.Fprintf(s.Err, "chunks: %d added, %d deleted, %d unchanged\nfiles: %d added, %d deleted, %d changed, %d unchanged\n",
+			st.Added, st.Deleted, st.Unchanged, st.FilesAdded, st.FilesDeleted, st.FilesChanged, st.FilesSame)
+		return err
+	})
+}
+
+// changeLine is one line of diff's output.
+func changeLine(dst []byte, c stream.Change) []byte {
+	if c.Add {
+		dst = append(dst, `{"op":"add",`...)
+		dst = append(dst, c.Record[1:]...) // the record without its '{'
+		return append(dst, '\n')
+	}
+	dst = append(dst, `{"op":"delete","id":`...)
+	dst = record.AppendQuoted(dst, c.ID)
+	dst = append(dst, `,"path":`...)
+	dst = record.AppendQuoted(dst, c.Path)
+	return append(dst, "}\n"...)
+}
+
+// openInputs opens the named outputs of chunk (- is stdin, at most once)
+// as streams of files.
+func openInputs(ctx context.Context, names []string, s Streams) ([]*stream.Reader, func(), error) {
+	var files []*os.File
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	var readers []*stream.Reader
+	stdin := false
+	for _, name := range names {
+		if name == "-" {
+			if stdin {
+				closeAll()
+				return nil, nil, usageError("- (stdin) can be given once")
+			}
+			stdin = true
+			readers = append(readers, stream.NewReader(interruptibleReader{ctx, s.In}, "stdin"))
+			continue
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			closeAll()
+			return nil, nil, &exitError{code: ExitFailure, err: err}
+		}
+		files = append(files, f)
+		readers = append(readers, stream.NewReader(f, name))
+	}
+	return readers, closeAll, nil
+}
+
+// finishOutput ends a run that wrote to out: on success the output is
+// committed (-o FILE moved into place) and then done runs; on failure or
+// interruption -o FILE is left untouched. A reader that went away (| head)
+// is no failure.
+func finishOutput(ctx context.Context, out *output, err error, done func() error) error {
+	if err == nil && ctx.Err() == nil {
+		err = out.commit()
+	} else {
+		out.abort()
+	}
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil && closedPipe(err):
+		return nil
+	case err != nil:
+		return failure(err)
+	}
+	return done()
+}

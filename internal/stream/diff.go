@@ -1,0 +1,133 @@
+package stream
+
+import (
+	"io"
+)
+
+// DiffStats counts what Diff found.
+type DiffStats struct {
+	Added, Deleted, Unchanged                         int // chunks
+	FilesAdded, FilesDeleted, FilesChanged, FilesSame int
+}
+
+// Change is one line of a diff: a chunk added (its record as read) or
+// deleted (its id and path).
+type Change struct {
+	Add    bool
+	Path   string
+	ID     string
+	Record []byte // for an addition: the record's line
+}
+
+// Diff compares two outputs, old and new, chunk by chunk: a chunk is the
+// same when its id is (the id sums up the path and the content). It calls
+// emit for each chunk of new that old lacks and each chunk of old that new
+// lacks, file by file in path order; in a file, deletions first (in old's
+// order), then additions (in new's). It stops at the first error, of
+// either input or of emit.
+func Diff(old, new *Reader, emit func(Change) error) (DiffStats, error) {
+	var st DiffStats
+	o, err := next(old)
+	if err != nil {
+		return st, err
+	}
+	n, err := next(new)
+	if err != nil {
+		return st, err
+	}
+	for o != nil || n != nil {
+		switch {
+		case n == nil || o != nil && o.Path < n.Path:
+			st.FilesDeleted++
+			if err := deleteAll(o, nil, emit, &st); err != nil {
+				return st, err
+			}
+			if o, err = next(old); err != nil {
+				return st, err
+			}
+		case o == nil || n.Path < o.Path:
+			st.FilesAdded++
+			if err := addAll(n, nil, emit, &st); err != nil {
+				return st, err
+			}
+			if n, err = next(new); err != nil {
+				return st, err
+			}
+		default:
+			if err := diffFile(o, n, emit, &st); err != nil {
+				return st, err
+			}
+			if o, err = next(old); err != nil {
+				return st, err
+			}
+			if n, err = next(new); err != nil {
+				return st, err
+			}
+		}
+	}
+	return st, nil
+}
+
+// next is r.Next with io.EOF as a nil file.
+func next(r *Reader) (*File, error) {
+	f, err := r.Next()
+	if err == io.EOF {
+		return nil, nil
+	}
+	return f, err
+}
+
+// diffFile compares the two versions of one file.
+func diffFile(o, n *File, emit func(Change) error, st *DiffStats) error {
+	inOld := make(map[string]bool, len(o.IDs))
+	for _, id := range o.IDs {
+		inOld[id] = true
+	}
+	inNew := make(map[string]bool, len(n.IDs))
+	for _, id := range n.IDs {
+		inNew[id] = true
+	}
+	before := st.Added + st.Deleted
+	if err := deleteAll(o, inNew, emit, st); err != nil {
+		return err
+	}
+	if err := addAll(n, inOld, emit, st); err != nil {
+		return err
+	}
+	if st.Added+st.Deleted == before {
+		st.FilesSame++
+	} else {
+		st.FilesChanged++
+	}
+	return nil
+}
+
+// deleteAll emits a deletion for each chunk of f whose id is not in keep.
+func deleteAll(f *File, keep map[string]bool, emit func(Change) error, st *DiffStats) error {
+	for _, id := range f.IDs {
+		if keep[id] {
+			continue
+		}
+		st.Deleted++
+		if err := emit(Change{Path: f.Path, ID: id}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addAll emits an addition for each chunk of f whose id is not in old,
+// and counts the others as unchanged.
+func addAll(f *File, old map[string]bool, emit func(Change) error, st *DiffStats) error {
+	for i, id := range f.IDs {
+		if old[id] {
+			st.Unchanged++
+			continue
+		}
+		st.Added++
+		if err := emit(Change{Add: true, Path: f.Path, ID: id, Record: f.Lines[i]}); err != nil {
+			return err
+		}
+	}
+	return nil
+}

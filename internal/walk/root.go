@@ -1,0 +1,100 @@
+package walk
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// DefaultRoot is the folder records' paths are relative to when --root is
+// not given: the top of the git work tree that holds every one of paths
+// (files or folders, as given on the command line), else the current
+// directory. So a file gets the same path, and the same id, whether
+// castchunk runs from the repository's top, from a sub-folder, or with
+// absolute arguments. With no paths, the current directory's work tree.
+func DefaultRoot(paths []string) (string, error) {
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	top := ""
+	for i, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return "", err
+		}
+		dir := realPath(abs)
+		if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+			dir = filepath.Dir(dir)
+		}
+		r := findRepo(dir)
+		switch {
+		case r == nil, i > 0 && r.top != top:
+			return os.Getwd()
+		}
+		top = r.top
+	}
+	return top, nil
+}
+
+// Rebase rewrites display paths (as reached from the arguments) to paths
+// relative to a root folder. It is not safe for concurrent use.
+type Rebase struct {
+	root, realRoot string            // absolute; realRoot with symlinks resolved
+	realDirs       map[string]string // real paths of the folders met, by absolute path
+}
+
+// NewRebase returns a Rebase to root.
+func NewRebase(root string) (*Rebase, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("%s is not a folder", root)
+	}
+	return &Rebase{root: abs, realRoot: realPath(abs), realDirs: map[string]string{}}, nil
+}
+
+// Root returns the root, absolute.
+func (b *Rebase) Root() string { return b.root }
+
+// Path returns p, a display path ('/'-separated, relative to the current
+// directory or absolute), relative to the root and '/'-separated; ok is
+// false, and p comes back unchanged, when p lies outside the root both as
+// written and with symbolic links resolved.
+func (b *Rebase) Path(p string) (string, bool) {
+	abs, err := filepath.Abs(filepath.FromSlash(p))
+	if err != nil {
+		return p, false
+	}
+	if rel, ok := within(b.root, abs); ok {
+		return rel, true
+	}
+	// A symlinked current directory or root: compare real folders.
+	dir := filepath.Dir(abs)
+	real, seen := b.realDirs[dir]
+	if !seen {
+		real = realPath(dir)
+		b.realDirs[dir] = real
+	}
+	if rel, ok := within(b.realRoot, filepath.Join(real, filepath.Base(abs))); ok {
+		return rel, true
+	}
+	return p, false
+}
+
+// within returns p relative to root, '/'-separated, when p lies below root
+// (both absolute and clean).
+func within(root, p string) (string, bool) {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return path.Clean(filepath.ToSlash(rel)), true
+}
