@@ -260,9 +260,10 @@ func (w *Worker) count(header string, start, end int) int {
 	return w.counter.Count(w.text)
 }
 
-// inOrder restores the order overlapping windows must keep after some were
-// split: starts strictly increasing. Of two spans with the same start, the
-// shorter lies inside the longer and is dropped.
+// inOrder restores the order of overlapping windows after some were split:
+// starts and ends strictly increasing. A piece that ends where the spans
+// before it already reach (a piece of a window that the next window holds
+// whole) adds nothing and is dropped; coverage is unchanged.
 func inOrder(spans []chunk.Span) []chunk.Span {
 	slices.SortStableFunc(spans, func(a, b chunk.Span) int {
 		if a.Start != b.Start {
@@ -272,7 +273,7 @@ func inOrder(spans []chunk.Span) []chunk.Span {
 	})
 	out := spans[:0]
 	for _, s := range spans {
-		if len(out) > 0 && out[len(out)-1].Start == s.Start {
+		if n := len(out); n > 0 && (out[n-1].Start == s.Start || out[n-1].End >= s.End) {
 			continue
 		}
 		out = append(out, s)

@@ -38,11 +38,11 @@ func TestKey(t *testing.T) {
 	}
 }
 
-// TestInOrder: after windows were split, starts increase strictly, and of
-// two spans with one start the longer is kept.
+// TestInOrder: after windows were split, starts and ends increase
+// strictly; a piece inside the spans before it is dropped.
 func TestInOrder(t *testing.T) {
-	spans := []chunk.Span{{Start: 0, End: 5}, {Start: 5, End: 8}, {Start: 3, End: 10}, {Start: 5, End: 12}, {Start: 10, End: 12}}
-	want := []chunk.Span{{Start: 0, End: 5}, {Start: 3, End: 10}, {Start: 5, End: 12}, {Start: 10, End: 12}}
+	spans := []chunk.Span{{Start: 0, End: 5}, {Start: 5, End: 8}, {Start: 3, End: 10}, {Start: 5, End: 12}, {Start: 10, End: 12}, {Start: 11, End: 14}}
+	want := []chunk.Span{{Start: 0, End: 5}, {Start: 3, End: 10}, {Start: 5, End: 12}, {Start: 11, End: 14}}
 	if diff := cmp.Diff(want, inOrder(spans)); diff != "" {
 		t.Errorf("inOrder (-want +got):\n%s", diff)
 	}
