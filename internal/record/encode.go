@@ -127,10 +127,13 @@ func (e *Encoder) AppendFile(dst []byte, f File, spans []chunk.Span) ([]byte, er
 //
 // spans must be sorted by Start (overlapping windows are fine), non-empty
 // and within f.Src, cut at character boundaries of valid UTF-8, and each
-// Size must be the chunk.Size of its bytes. Begin checks all of this before
-// anything is written, because a record that lies would break guarantees
-// downstream; after it succeeds, Next does not fail for the fields of this
-// package. Call End when done.
+// Size must be the chunk.Size of its bytes; f.Extras, when the schema has a
+// field that needs them, must hold one Extra per span, its strings valid
+// UTF-8. Begin checks all of this before anything is written, because a
+// record that lies would break guarantees downstream; after it succeeds,
+// neither Next nor a field's Raw fails for the fields of this package, so
+// a format can stream a file's records and still write all of them or
+// none. Call End when done.
 func (e *Encoder) Begin(f File, spans []chunk.Span) error {
 	if e.h == nil {
 		e.h = sha256.New()
@@ -168,8 +171,20 @@ func (e *Encoder) check() error {
 	if e.file.Extras != nil && len(e.file.Extras) != len(e.spans) {
 		return fmt.Errorf("%s: %d extras for %d chunks", path, len(e.file.Extras), len(e.spans))
 	}
+	for i := range e.file.Extras {
+		if err := checkExtra(path, i, &e.file.Extras[i]); err != nil {
+			return err
+		}
+	}
 	if len(e.spans) == 0 {
 		return nil
+	}
+	if e.file.Extras == nil {
+		for _, fd := range e.schema().fields {
+			if fd.NeedsExtra {
+				return fmt.Errorf("%s: field %s: %w", path, fd.Name, errNoExtra)
+			}
+		}
 	}
 	// The bytes the spans cover are valid UTF-8, and every span starts and
 	// ends on a character boundary: then every content is valid UTF-8.
@@ -197,6 +212,23 @@ func (e *Encoder) check() error {
 	for i, s := range e.spans {
 		if got := size(s.Start, s.End); got != s.Size {
 			return fmt.Errorf("%s: chunk %d [%d,%d) has size %d, span says %d", path, i, s.Start, s.End, got, s.Size)
+		}
+	}
+	return nil
+}
+
+// checkExtra checks that the strings a run adds to chunk i are valid
+// UTF-8, so that no record of the file fails after Begin and a format that
+// streams a file's records never writes part of it.
+func checkExtra(path string, i int, x *Extra) error {
+	if !utf8.ValidString(x.Header) {
+		return fmt.Errorf("%s: the header of chunk %d is not valid UTF-8", path, i)
+	}
+	for _, defs := range [2][]Def{x.Scope, x.Defines} {
+		for _, d := range defs {
+			if !utf8.ValidString(d.Kind) || !utf8.ValidString(d.Name) {
+				return fmt.Errorf("%s: the name of a definition on line %d is not valid UTF-8", path, d.Line)
+			}
 		}
 	}
 	return nil
@@ -234,8 +266,23 @@ func countSize(b []byte) int {
 // Next appends the record of the next span to dst; ok is false when every
 // span was written.
 func (e *Encoder) Next(dst []byte) (out []byte, ok bool, err error) {
-	if e.next >= len(e.spans) {
+	c := e.nextChunk()
+	if c == nil {
 		return dst, false, nil
+	}
+	orig := len(dst)
+	if dst, err = e.appendChunk(dst, c); err != nil {
+		return dst[:orig], false, err
+	}
+	return dst, true, nil
+}
+
+// nextChunk moves on to the next span and returns its chunk (the encoder's
+// own, valid until the next call): the values a record holds, for formats
+// that store them unencoded (Field.Raw). nil when every span was read.
+func (e *Encoder) nextChunk() *Chunk {
+	if e.next >= len(e.spans) {
+		return nil
 	}
 	src, s := e.file.Src, e.spans[e.next]
 	// Line cursor: curLine is the line of byte curPos. Starts never
@@ -254,11 +301,7 @@ func (e *Encoder) Next(dst []byte) (out []byte, ok bool, err error) {
 		c.Extra = &e.file.Extras[e.next]
 	}
 	e.next++
-	orig := len(dst)
-	if dst, err = e.appendChunk(dst, c); err != nil {
-		return dst[:orig], false, err
-	}
-	return dst, true, nil
+	return c
 }
 
 // End lets go of the current file, so the encoder does not pin its bytes.
@@ -266,13 +309,18 @@ func (e *Encoder) End() {
 	e.file, e.chunk, e.spans = File{}, Chunk{}, nil
 }
 
+// schema is the encoder's schema: Default() when it has none.
+func (e *Encoder) schema() *Schema {
+	if e.Schema == nil {
+		return Default()
+	}
+	return e.Schema
+}
+
 // planFile lays out the records of the current file: the per-file fields
 // are escaped once here, not once per record.
 func (e *Encoder) planFile() error {
-	schema := e.Schema
-	if schema == nil {
-		schema = Default()
-	}
+	schema := e.schema()
 	e.plan, e.lits = e.plan[:0], e.lits[:0]
 	from := 0
 	e.chunk = Chunk{File: &e.file}

@@ -37,6 +37,7 @@ type Format struct {
 // formats lists the output formats; the first is the default.
 var formats = []*Format{
 	{Name: "jsonl", Help: "JSON Lines: one record per line, the fields in schema order", New: newJSONL},
+	{Name: "parquet", Help: "Parquet: one file, a typed column per field in schema order, zstd-compressed (for DuckDB, pandas/pyarrow, Spark, Ray)", New: newParquet},
 }
 
 // Formats returns the output formats, the default first.

@@ -1,7 +1,8 @@
 // Package record owns castchunk's output (docs/design.md, "A record"): the
 // table of fields (schema.go), the one declaration of what a record holds;
-// the output formats (format.go), of which JSON Lines is the first: one
-// JSON object per line, the fields in table order, no whitespace:
+// the output formats (format.go): Parquet (parquet.go: a typed column per
+// field) and, the default, JSON Lines: one JSON object per line, the fields
+// in table order, no whitespace:
 //
 //	{"id":"…","path":"…","language":"…","method":"…","index":0,"start_line":1,"end_line":3,"start_byte":0,"end_byte":42,"size":30,"content":"…"}
 //

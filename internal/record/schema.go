@@ -27,12 +27,19 @@ func (t Type) String() string {
 type Field struct {
 	Name     string
 	Type     Type
-	Optional bool   // written only when a run asks for it; readers accept records without it
-	PerFile  bool   // the same in every record of a file: encoded once per file
-	Help     string // one sentence for the field table
+	Optional bool // written only when a run asks for it; readers accept records without it
+	PerFile  bool // the same in every record of a file: encoded once per file
+	// NeedsExtra: the value comes from what the run adds to each chunk
+	// (File.Extras), so a file without Extras cannot have this field.
+	NeedsExtra bool
+	Help       string // one sentence for the field table
 
 	// Append appends the field's JSON value for chunk c.
 	Append func(dst []byte, c *Chunk) ([]byte, error)
+	// Raw stores the field's value for chunk c in v, unencoded, as a
+	// columnar format stores it: a String's bytes appended to v.Str, an
+	// Int in v.Int, a Defs list in v.Defs.
+	Raw func(v *Cell, c *Chunk) error
 	// Set stores a decoded value in r.
 	Set func(r *Record, v Value)
 }
@@ -42,6 +49,13 @@ type Field struct {
 type Value struct {
 	Str string
 	Int int
+}
+
+// Cell is one field's value as Field.Raw gives it.
+type Cell struct {
+	Str  []byte // a String field appends its bytes (valid UTF-8, not escaped)
+	Int  int    // an Int field's value
+	Defs []Def  // a Defs field's list (nil or empty: none)
 }
 
 // Chunk is what the encoder knows of one chunk while it writes its record:
@@ -63,6 +77,7 @@ type Chunk struct {
 var fields = []*Field{
 	{Name: "id", Type: String, Help: "32 lowercase hex digits: the first 16 bytes of SHA-256(path, NUL, content, NUL, k), k counting the earlier chunks of the file with the same content. Unique in an output; unchanged while path and content are",
 		Append: func(dst []byte, c *Chunk) ([]byte, error) { return append(append(append(dst, '"'), c.ID...), '"'), nil },
+		Raw:    rawString(func(c *Chunk) []byte { return c.ID }),
 		Set:    func(r *Record, v Value) { r.ID = v.Str }},
 	{Name: "path", Type: String, PerFile: true, Help: "the file's path, `/`-separated, as reached from the path argument (`src/a.py`, never `./src/a.py`)",
 		Append: func(dst []byte, c *Chunk) ([]byte, error) {
@@ -72,51 +87,77 @@ var fields = []*Field{
 			}
 			return dst, nil
 		},
+		Raw: rawPerFile(func(f *File) string { return f.Path }),
 		Set: func(r *Record, v Value) { r.Path = v.Str }},
 	{Name: "language", Type: String, PerFile: true, Help: "the language whose grammar parsed the file (`castchunk languages`)",
 		Append: perFileString(func(f *File) string { return f.Language }),
+		Raw:    rawPerFile(func(f *File) string { return f.Language }),
 		Set:    func(r *Record, v Value) { r.Language = v.Str }},
 	{Name: "method", Type: String, PerFile: true, Help: "the method that made the chunk: `cast` or `sliding` (also for a file cast could not parse)",
 		Append: perFileString(func(f *File) string { return f.Method }),
+		Raw:    rawPerFile(func(f *File) string { return f.Method }),
 		Set:    func(r *Record, v Value) { r.Method = v.Str }},
 	{Name: "index", Type: Int, Help: "the chunk's ordinal in its file, from 0",
 		Append: intField(func(c *Chunk) int { return c.Index }),
+		Raw:    rawInt(func(c *Chunk) int { return c.Index }),
 		Set:    func(r *Record, v Value) { r.Index = v.Int }},
 	{Name: "start_line", Type: Int, Help: "the line of the chunk's first byte, 1-based",
 		Append: intField(func(c *Chunk) int { return c.StartLine }),
+		Raw:    rawInt(func(c *Chunk) int { return c.StartLine }),
 		Set:    func(r *Record, v Value) { r.StartLine = v.Int }},
 	{Name: "end_line", Type: Int, Help: "the line of its last byte, inclusive (a chunk ending with `\\n` ends on that line)",
 		Append: intField(func(c *Chunk) int { return c.EndLine }),
+		Raw:    rawInt(func(c *Chunk) int { return c.EndLine }),
 		Set:    func(r *Record, v Value) { r.EndLine = v.Int }},
 	{Name: "start_byte", Type: Int, Help: "the offset of its first byte in the file as read, 0-based",
 		Append: intField(func(c *Chunk) int { return c.StartByte }),
+		Raw:    rawInt(func(c *Chunk) int { return c.StartByte }),
 		Set:    func(r *Record, v Value) { r.StartByte = v.Int }},
 	{Name: "end_byte", Type: Int, Help: "the offset just past its last byte (half-open)",
 		Append: intField(func(c *Chunk) int { return c.EndByte }),
+		Raw:    rawInt(func(c *Chunk) int { return c.EndByte }),
 		Set:    func(r *Record, v Value) { r.EndByte = v.Int }},
 	{Name: "size", Type: Int, Help: "non-whitespace characters (Unicode code points) in `content`: the measure `--max-size` bounds",
 		Append: intField(func(c *Chunk) int { return c.Size }),
+		Raw:    rawInt(func(c *Chunk) int { return c.Size }),
 		Set:    func(r *Record, v Value) { r.Size = v.Int }},
 	{Name: "content", Type: String, Help: "the file's exact bytes `[start_byte, end_byte)`",
 		Append: appendContent,
+		Raw:    rawString(func(c *Chunk) []byte { return c.Content }),
 		Set:    func(r *Record, v Value) { r.Content = v.Str }},
-	{Name: "scope", Type: Defs, Optional: true, Help: "with `--context`: the definitions that enclose the chunk's first non-whitespace character and start before it, outermost first, each `{\"kind\",\"name\",\"line\"}`",
+	{Name: "scope", Type: Defs, Optional: true, NeedsExtra: true, Help: "with `--context`: the definitions that enclose the chunk's first non-whitespace character and start before it, outermost first, each `{\"kind\",\"name\",\"line\"}`",
 		Append: defsField(func(x *Extra) []Def { return x.Scope }),
+		Raw:    rawDefs(func(x *Extra) []Def { return x.Scope }),
 		Set:    func(r *Record, v Value) { r.Scope = v.Str }},
-	{Name: "defines", Type: Defs, Optional: true, Help: "with `--context`: the definitions that start inside the chunk, in order, same shape",
+	{Name: "defines", Type: Defs, Optional: true, NeedsExtra: true, Help: "with `--context`: the definitions that start inside the chunk, in order, same shape",
 		Append: defsField(func(x *Extra) []Def { return x.Defines }),
+		Raw:    rawDefs(func(x *Extra) []Def { return x.Defines }),
 		Set:    func(r *Record, v Value) { r.Defines = v.Str }},
-	{Name: "tokens", Type: Int, Optional: true, Help: "with `--tokenizer`: the tokens of `text` when the record has it, else of `content`",
+	{Name: "tokens", Type: Int, Optional: true, NeedsExtra: true, Help: "with `--tokenizer`: the tokens of `text` when the record has it, else of `content`",
 		Append: func(dst []byte, c *Chunk) ([]byte, error) {
 			if c.Extra == nil {
 				return dst, errNoExtra
 			}
 			return strconv.AppendInt(dst, int64(c.Extra.Tokens), 10), nil
 		},
+		Raw: func(v *Cell, c *Chunk) error {
+			if c.Extra == nil {
+				return errNoExtra
+			}
+			v.Int = c.Extra.Tokens
+			return nil
+		},
 		Set: func(r *Record, v Value) { r.Tokens = v.Int }},
-	{Name: "text", Type: String, Optional: true, Help: "with `--embed-text`: the string to embed, a header (the path on one line, the scope as `kind name > kind name` on the next when there is one) followed by `content`; `--max-size` and `--max-tokens` bound it",
+	{Name: "text", Type: String, Optional: true, NeedsExtra: true, Help: "with `--embed-text`: the string to embed, a header (the path on one line, the scope as `kind name > kind name` on the next when there is one) followed by `content`; `--max-size` and `--max-tokens` bound it",
 		Append: appendText,
-		Set:    func(r *Record, v Value) { r.Text = v.Str }},
+		Raw: func(v *Cell, c *Chunk) error {
+			if c.Extra == nil {
+				return errNoExtra
+			}
+			v.Str = append(append(v.Str, c.Extra.Header...), c.Content...)
+			return nil
+		},
+		Set: func(r *Record, v Value) { r.Text = v.Str }},
 }
 
 // errNoExtra is a schema asking for a field the run did not compute: a bug.
@@ -160,6 +201,30 @@ func appendText(dst []byte, c *Chunk) ([]byte, error) {
 		return dst, &InvalidUTF8Error{Path: c.File.Path, Offset: c.StartByte + bad}
 	}
 	return append(dst, '"'), nil
+}
+
+// rawString, rawPerFile, rawInt and rawDefs make the Raw of a field: the
+// value as it is, which Begin checked (valid UTF-8, Extras present).
+func rawString(get func(*Chunk) []byte) func(*Cell, *Chunk) error {
+	return func(v *Cell, c *Chunk) error { v.Str = append(v.Str, get(c)...); return nil }
+}
+
+func rawPerFile(get func(*File) string) func(*Cell, *Chunk) error {
+	return func(v *Cell, c *Chunk) error { v.Str = append(v.Str, get(c.File)...); return nil }
+}
+
+func rawInt(get func(*Chunk) int) func(*Cell, *Chunk) error {
+	return func(v *Cell, c *Chunk) error { v.Int = get(c); return nil }
+}
+
+func rawDefs(get func(*Extra) []Def) func(*Cell, *Chunk) error {
+	return func(v *Cell, c *Chunk) error {
+		if c.Extra == nil {
+			return errNoExtra
+		}
+		v.Defs = get(c.Extra)
+		return nil
+	}
 }
 
 func perFileString(get func(*File) string) func([]byte, *Chunk) ([]byte, error) {
@@ -208,8 +273,8 @@ func NewSchema(fs ...*Field) (*Schema, error) {
 		if _, dup := s.byName[f.Name]; dup {
 			return nil, fmt.Errorf("record: field %q declared twice", f.Name)
 		}
-		if f.Append == nil || f.Set == nil {
-			return nil, fmt.Errorf("record: field %q lacks Append or Set", f.Name)
+		if f.Append == nil || f.Raw == nil || f.Set == nil {
+			return nil, fmt.Errorf("record: field %q lacks Append, Raw or Set", f.Name)
 		}
 		s.byName[f.Name] = i
 	}

@@ -15,6 +15,7 @@ func TestFakeField(t *testing.T) {
 	lines := &Field{
 		Name: "lines", Type: Int, Optional: true, Help: "lines in the chunk",
 		Append: intField(func(c *Chunk) int { return c.EndLine - c.StartLine + 1 }),
+		Raw:    rawInt(func(c *Chunk) int { return c.EndLine - c.StartLine + 1 }),
 		Set:    func(_ *Record, v Value) { decoded = append(decoded, v.Int) },
 	}
 	schema, err := NewSchema(append(Default().Fields(), lines)...)
@@ -45,6 +46,14 @@ func TestFakeField(t *testing.T) {
 	}
 	if len(decoded) != 3 || decoded[1] != 2 {
 		t.Errorf("decoded lines %v, want [1 2 1]", decoded)
+	}
+	// Parquet gets a column for it, after the others.
+	pq, _ := writeFormat(t, "parquet", schema, []pqFile{{File{Path: "a.py", Language: "python", Method: "cast", Src: []byte(src)}, spansAt(src, 6, 13)}})
+	_, rows := goRows(t, pq)
+	for i, want := range []string{`"lines":1`, `"lines":2`, `"lines":1`} {
+		if i >= len(rows) || !strings.Contains(rows[i], want) {
+			t.Errorf("Parquet rows %v, want row %d to hold %s", rows, i, want)
+		}
 	}
 	// Readers of the default schema: lenient skips it, Strict refuses it.
 	if err := NewDecoder(strings.NewReader(got[0] + "\n")).Decode(&r); err != nil {
