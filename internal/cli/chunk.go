@@ -201,6 +201,9 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 	if cfg.format = record.FormatByName(o.format); cfg.format == nil {
 		return nil, usageError("unknown --format %q: want one of %s", o.format, strings.Join(record.FormatNames(), ", "))
 	}
+	if cfg.format.Binary && (o.output == "" || o.output == "-") && isTerminal(cmd.OutOrStdout()) {
+		return nil, usageError("--format %s writes binary data: give -o FILE, or redirect stdout", cfg.format.Name)
+	}
 	if cfg.part, err = parseShard(o.shard); err != nil {
 		return nil, usageError("%v", err)
 	}
@@ -720,10 +723,16 @@ func (r *chunkRun) warn(path, reason string) {
 	fmt.Fprintf(r.s.Err, "castchunk: %s: %s\n", quoteName(path), safeText(reason))
 }
 
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
 // startProgress shows a progress bar when stderr is a terminal.
 func (r *chunkRun) startProgress(total int) {
 	f, ok := r.s.Err.(*os.File)
-	if !r.cfg.progress || !ok || !term.IsTerminal(int(f.Fd())) || total < 2 {
+	if !r.cfg.progress || !ok || !isTerminal(f) || total < 2 {
 		return
 	}
 	r.bar = progressbar.NewOptions(total,

@@ -30,6 +30,8 @@ func (e *EncodeError) Unwrap() error { return e.Err }
 type Format struct {
 	Name string
 	Help string
+	// Binary formats are not for a terminal.
+	Binary bool
 	// New starts an output of the schema's records on w.
 	New func(w io.Writer, s *Schema) (Writer, error)
 }
@@ -37,7 +39,7 @@ type Format struct {
 // formats lists the output formats; the first is the default.
 var formats = []*Format{
 	{Name: "jsonl", Help: "JSON Lines: one record per line, the fields in schema order", New: newJSONL},
-	{Name: "parquet", Help: "Parquet: one file, a typed column per field in schema order, zstd-compressed (for DuckDB, pandas/pyarrow, Spark, Ray)", New: newParquet},
+	{Name: "parquet", Binary: true, Help: "Parquet: one file, a typed column per field in schema order, zstd-compressed (for DuckDB, pandas/pyarrow, Spark, Ray)", New: newParquet},
 }
 
 // Formats returns the output formats, the default first.
