@@ -16,6 +16,10 @@
 //	(d) (b) with --context, (e) with --tokenizer cl100k_base, (f) with both,
 //	    and (g) with --tokenizer cl100k_base --max-tokens 512 --embed-text
 //	    --context: what each costs over (b), in the same run;
+//	(h) (b) with --cache into a new, empty folder (cold), then again with
+//	    that cache (warm): the warm run's speed-up over the cold one, and
+//	    the space the cache takes on disk (du: the blocks allocated to every
+//	    file in its folder) per 1,000 files chunked;
 //
 // each -reps times, interleaved, and prints the best and median time, MB/s
 // (10^6 bytes of source per second), the ratio (b)/(a) in time, the speedup
@@ -41,6 +45,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,6 +71,7 @@ const (
 	targetSpeedup  = 1.8  // (b)/(c) in time, at least
 	targetStartup  = 30 * time.Millisecond
 	targetEmbed    = 1.5       // (d), (e), (f) over (b) in time, at most
+	targetWarm     = 10.0      // (h) cold over warm in time, at least
 	targetRSS      = 200 << 20 // bytes, on a ~100 MB tree
 	maxFileSize    = 10 << 20  // castchunk's default --max-file-size
 	parseTimeout   = 20 * time.Second
@@ -84,6 +90,7 @@ type options struct {
 	jobs        int
 	startupRuns int
 	tmp         string
+	cacheOnly   bool
 }
 
 func main() {
@@ -95,6 +102,7 @@ func main() {
 	flag.IntVar(&o.jobs, "jobs", 2, "the -j of the parallel run (c)")
 	flag.IntVar(&o.startupRuns, "startup-runs", 20, "runs on one small file for the start-up time")
 	flag.StringVar(&o.tmp, "tmp", "bench/tmp", "folder on disk for the output of each run (deleted after it)")
+	flag.BoolVar(&o.cacheOnly, "cache-only", false, "measure only (h), the cold and the warm run with --cache")
 	worker := flag.String("parse-worker", "", "internal: parse the files listed in this file and print the timings as JSON")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: castbench [flags]\n\nBenchmark driver for castchunk (not part of the product).\n\n")
@@ -150,6 +158,14 @@ func run(o options) error {
 		}
 		results = append(results, r)
 	}
+	if o.cacheOnly {
+		fmt.Printf("\nsummary (%d CPUs)\n", runtime.NumCPU())
+		for _, r := range results {
+			r.cache.summary(r.dir)
+		}
+		fmt.Printf("  load average at the end: %s; castbench took %s\n", loadAverage(), time.Since(began).Round(time.Second))
+		return nil
+	}
 	startup, err := benchStartup(o)
 	if err != nil {
 		return fmt.Errorf("start-up: %w", err)
@@ -180,6 +196,9 @@ func run(o options) error {
 		}
 		fmt.Printf(" (targets: (d), (e), (f) <= %.1f)\n", targetEmbed)
 	}
+	for _, r := range results {
+		r.cache.summary(r.dir)
+	}
 	fmt.Printf("  start-up: median %s over %d runs (min %s): %s\n", ms(startup.median()), len(startup), ms(startup.best()), verdict(startup.median() < targetStartup))
 	fmt.Printf("  load average at the end: %s; castbench took %s\n", loadAverage(), time.Since(began).Round(time.Second))
 	return nil
@@ -200,6 +219,7 @@ type corpusResult struct {
 	embed                     [len(embedRuns)]samples // (d)...(g)
 	largest                   job
 	largestRSS                int64
+	cache                     cacheResult // (h)
 }
 
 func (r *corpusResult) overhead() float64 {
@@ -251,6 +271,13 @@ func benchCorpus(o options, dir string) (*corpusResult, error) {
 	fmt.Printf("\n  listing (walk.List) took %s; %d listed files left out as castchunk skips them (binary, UTF-16, not UTF-8)\n", ms(walkTime), skipped)
 	if len(jobs) == 0 {
 		return nil, fmt.Errorf("no file to chunk")
+	}
+
+	if r.cache, err = benchCache(o, dir, len(jobs)); err != nil {
+		return nil, err
+	}
+	if o.cacheOnly {
+		return r, nil
 	}
 
 	list, err := writeJobList(o.tmp, jobs)
@@ -319,6 +346,80 @@ func benchCorpus(o options, dir string) (*corpusResult, error) {
 	}
 	fmt.Println()
 	return r, nil
+}
+
+// cacheResult is (h): the cold and the warm runs with --cache, and the
+// space the cache took.
+type cacheResult struct {
+	cold, warm samples
+	disk       int64 // bytes on disk of the cache folder after the warm run (the largest of the repetitions)
+	files      int
+}
+
+func (r cacheResult) speedup() float64 { return r.cold.best().Seconds() / r.warm.best().Seconds() }
+func (r cacheResult) perThousand() float64 {
+	return float64(r.disk) / float64(max(r.files, 1)) * 1000
+}
+
+func (r cacheResult) summary(dir string) {
+	fmt.Printf("  %-20s (h) --cache: warm run %.1fx faster than cold (target >= %.0fx: %s); cache %.2f MiB on disk, %.1f KiB per 1,000 files\n",
+		dir, r.speedup(), targetWarm, verdict(r.speedup() >= targetWarm), mib(r.disk), r.perThousand()/1024)
+}
+
+// benchCache measures (h): `castchunk chunk -j 1 --cache C DIR` with C a
+// new, empty folder (cold), then again (warm), -reps times, each with a new
+// folder; then the space the cache folder takes on disk, as du counts it.
+func benchCache(o options, dir string, files int) (cacheResult, error) {
+	r := cacheResult{files: files}
+	for range o.reps {
+		c, err := os.MkdirTemp(o.tmp, "cache-")
+		if err != nil {
+			return r, err
+		}
+		cold, err := chunkRun(o, dir, 1, false, nil, "--cache", c)
+		if err != nil {
+			os.RemoveAll(c)
+			return r, err
+		}
+		warm, err := chunkRun(o, dir, 1, false, nil, "--cache", c)
+		if err != nil {
+			os.RemoveAll(c)
+			return r, err
+		}
+		disk, err := du(c)
+		os.RemoveAll(c)
+		if err != nil {
+			return r, err
+		}
+		r.cold, r.warm, r.disk = append(r.cold, cold), append(r.warm, warm), max(r.disk, disk)
+	}
+	fmt.Printf("  (h) -j 1 --cache: cold %s, warm %s: warm %.1fx faster (target >= %.0fx: %s)\n",
+		r.cold.times(), r.warm.times(), r.speedup(), targetWarm, verdict(r.speedup() >= targetWarm))
+	fmt.Printf("  (h) the cache on disk: %.2f MiB (du) for %d files, %.1f KiB per 1,000 files\n",
+		mib(r.disk), files, r.perThousand()/1024)
+	return r, nil
+}
+
+// du is the space the files below dir take on disk: their allocated
+// blocks, as du counts them, folders excluded.
+func du(dir string) (int64, error) {
+	var n int64
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil || !info.Mode().IsRegular() {
+			return err
+		}
+		if st, ok := info.Sys().(*syscall.Stat_t); ok {
+			n += st.Blocks * 512
+		} else {
+			n += info.Size()
+		}
+		return nil
+	})
+	return n, err
 }
 
 // listJobs lists the files as `castchunk chunk DIR` does with its default

@@ -5,6 +5,7 @@ import (
 	"compress/zlib"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -115,10 +116,7 @@ func TestOpenRefusesAFolderThatIsNotACache(t *testing.T) {
 // told from a folder of someone else's files: refused, with the fix.
 func TestOpenRefusesAnUntaggedCache(t *testing.T) {
 	dir := t.TempDir()
-	old := &Cache{dir: dir, salt: sha256.Sum256([]byte("v1"))}
-	if err := old.Put(old.Key("python", []byte("x")), entry); err != nil {
-		t.Fatal(err)
-	}
+	writeLegacy(t, dir, Key{1})
 	_, err := Open(dir, "v1")
 	if err == nil || !strings.Contains(err.Error(), notACache) || !strings.Contains(err.Error(), "delete") {
 		t.Errorf("Open of an untagged cache = %v, want %q and how to fix it", err, notACache)
@@ -165,6 +163,7 @@ func TestOpenTagsNewAndEmptyFolders(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Open(%s): %v", dir, err)
 		}
+		defer c.Close()
 		tag, err := os.ReadFile(filepath.Join(dir, "CACHEDIR.TAG"))
 		if err != nil || !strings.HasPrefix(string(tag), "Signature: 8a477f597d28d172789f06886806bc55\n") || !strings.Contains(string(tag), "castchunk") {
 			t.Fatalf("tag %q, %v", tag, err)
@@ -173,9 +172,12 @@ func TestOpenTagsNewAndEmptyFolders(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, salt := range []string{"v1", "v2"} {
-			if _, err := Open(dir, salt); err != nil {
+			d, err := Open(dir, salt)
+			if err != nil {
 				t.Errorf("Open of a tagged cache with salt %s: %v", salt, err)
+				continue
 			}
+			d.Close()
 		}
 	}
 }
@@ -185,15 +187,25 @@ func TestOpenTagsNewAndEmptyFolders(t *testing.T) {
 func TestOpenBesideAConcurrentOpen(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, ".tmp-CACHEDIR.TAG-12345", []byte(tagSignature[:10]))
-	if _, err := Open(dir, "v1"); err != nil {
+	if c, err := Open(dir, "v1"); err != nil {
 		t.Errorf("Open beside another Open's temporary tag: %v", err)
+	} else {
+		c.Close()
 	}
 
+	// Each also creates the database, and stores an entry.
 	dir = filepath.Join(t.TempDir(), "cache")
 	var wg sync.WaitGroup
 	errs := make([]error, 8)
 	for i := range errs {
-		wg.Go(func() { _, errs[i] = Open(dir, "v1") })
+		wg.Go(func() {
+			c, err := Open(dir, "v1")
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			errs[i] = cmpErr(c.Put(c.Key("python", []byte{byte(i)}), entry), c.Close())
+		})
 	}
 	wg.Wait()
 	for i, err := range errs {
@@ -201,189 +213,182 @@ func TestOpenBesideAConcurrentOpen(t *testing.T) {
 			t.Errorf("concurrent Open %d: %v", i, err)
 		}
 	}
+	c, err := Open(dir, "v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for i := range errs {
+		if _, ok := c.Get(c.Key("python", []byte{byte(i)})); !ok {
+			t.Errorf("the entry of concurrent Open %d is missing", i)
+		}
+	}
+	if err := c.Repaired(); err != nil {
+		t.Errorf("concurrent creations damaged the database: %v", err)
+	}
 }
 
-// openCache opens a new cache in a temporary folder.
-func openCache(t *testing.T) *Cache {
+// writeLegacy writes an entry of the old layout for k in dir, and returns
+// its path.
+func writeLegacy(t *testing.T, dir string, k Key) string {
 	t.Helper()
-	c, err := Open(t.TempDir(), "v1")
+	name := hex.EncodeToString(k[:])
+	return write(t, dir, name[:2]+"/"+name[2:], append(append([]byte(legacyMagic), k[:]...), "old entry"...))
+}
+
+// withoutDB drops the database's files from a snapshot.
+func withoutDB(m map[string]string) map[string]string {
+	for _, name := range []string{dbName, dbName + "-wal", dbName + "-shm"} {
+		delete(m, name)
+	}
+	return m
+}
+
+// TestDatabaseThatIsNotAFile: a FIFO, a symlink (to a database elsewhere,
+// to /dev/zero) or a folder where the database or its log should be is
+// neither opened (a FIFO would block) nor followed nor removed: the run
+// goes on without the cache, every Get a miss and every Put an error.
+func TestDatabaseThatIsNotAFile(t *testing.T) {
+	elsewhere := t.TempDir()
+	other, err := Open(elsewhere, "v1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c
-}
-
-// TestGetReadsNoFIFO: a FIFO where an entry should be is a miss at once,
-// even with a writer ready to serve a valid entry through it. A Get that
-// opened it for reading would block until the writer came, then hit.
-func TestGetReadsNoFIFO(t *testing.T) {
-	c := openCache(t)
-	k := c.Key("python", []byte("x"))
-	p := c.path(k)
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := syscall.Mkfifo(p, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error)
-	go func() {
-		w, err := os.OpenFile(p, os.O_WRONLY, 0) // waits for a reader
+	k := other.Key("python", []byte("x"))
+	other.Put(k, entry)
+	other.Close()
+	for _, tc := range []struct {
+		name string
+		make func(p string) error
+	}{
+		{dbName + " FIFO", func(p string) error { return syscall.Mkfifo(p, 0o600) }},
+		{dbName + "-wal FIFO", func(p string) error { return syscall.Mkfifo(p, 0o600) }},
+		{dbName + " symlink", func(p string) error { return os.Symlink(filepath.Join(elsewhere, dbName), p) }},
+		{dbName + " /dev/zero", func(p string) error { return os.Symlink("/dev/zero", p) }},
+		{dbName + "-shm symlink", func(p string) error { return os.Symlink(filepath.Join(elsewhere, "shm"), p) }},
+		{dbName + " folder", func(p string) error { return os.Mkdir(p, 0o755) }},
+	} {
+		dir := t.TempDir()
+		if c, err := Open(dir, "v1"); err != nil {
+			t.Fatal(err)
+		} else {
+			c.Close()
+		}
+		name, _, _ := strings.Cut(tc.name, " ")
+		os.Remove(filepath.Join(dir, name))
+		if err := tc.make(filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+		before := snapshotLinks(t, dir)
+		wantElsewhere := snapshot(t, elsewhere)
+		c, err := Open(dir, "v1")
 		if err != nil {
-			done <- err
-			return
+			t.Fatalf("%s: Open: %v", tc.name, err)
 		}
-		w.Write(encode(entry, k)) // EPIPE if the reader left: fine
-		done <- w.Close()
-	}()
-	_, hit := c.Get(k)
-	// Be the writer's reader, so that it ends whatever Get did.
-	r, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	<-done
-	r.Close()
-	if hit {
-		t.Fatal("Get read an entry out of a FIFO")
-	}
-	if fi, err := os.Lstat(p); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
-		t.Errorf("Get removed the FIFO (%v): only files the cache wrote are removed", err)
-	}
-	// The next Put replaces it.
-	if err := c.Put(k, entry); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := c.Get(k); !ok {
-		t.Error("no hit after a Put over the FIFO")
-	}
-}
-
-// TestGetFollowsNoSymlink: a symlink where an entry should be is a miss,
-// whether it leads to a valid entry or to /dev/zero (which a Get that
-// followed it would read until memory ran out).
-func TestGetFollowsNoSymlink(t *testing.T) {
-	c := openCache(t)
-	k := c.Key("python", []byte("x"))
-	p := c.path(k)
-	elsewhere := write(t, t.TempDir(), "entry", encode(entry, k))
-	symlink(t, elsewhere, p)
-	if _, ok := c.Get(k); ok {
-		t.Fatal("Get followed a symlink to an entry")
-	}
-	if _, err := os.Lstat(p); err != nil {
-		t.Errorf("Get removed the symlink: %v", err)
-	}
-	if data, err := os.ReadFile(elsewhere); err != nil || !bytes.Equal(data, encode(entry, k)) {
-		t.Errorf("the symlink's target changed: %v", err)
-	}
-	os.Remove(p)
-	symlink(t, "/dev/zero", p)
-	if _, ok := c.Get(k); ok {
-		t.Fatal("Get read an entry out of /dev/zero")
-	}
-	if err := c.Put(k, entry); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := c.Get(k); !ok {
-		t.Error("no hit after a Put over the symlink")
-	}
-}
-
-// TestGetLeavesFilesThatAreNotEntries: a file at an entry's place that
-// does not start as entries do, or is larger than any entry, is a miss and
-// left alone; the latter is not even read.
-func TestGetLeavesFilesThatAreNotEntries(t *testing.T) {
-	c := openCache(t)
-	k := c.Key("python", []byte("x"))
-	p := c.path(k)
-	for _, data := range [][]byte{[]byte("x\x01precious"), {}, []byte(magic[:5])} {
-		write(t, c.dir, strings.TrimPrefix(filepath.ToSlash(p), filepath.ToSlash(c.dir)+"/"), data)
 		if _, ok := c.Get(k); ok {
-			t.Fatalf("%q is a hit", data)
+			t.Errorf("%s: a hit", tc.name)
 		}
-		if got, err := os.ReadFile(p); err != nil || !bytes.Equal(got, data) {
-			t.Errorf("Get removed or changed %q: %v", data, err)
+		if err := c.Put(k, entry); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("%s: Put = %v, want an error saying it is not a regular file", tc.name, err)
 		}
-	}
-	// Larger than any entry, though it starts as one: sparse, so the test
-	// stays cheap when Get reads nothing of it.
-	f, err := os.Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Write(encode(entry, k))
-	if err := f.Truncate(maxEntry + 1); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	if _, ok := c.Get(k); ok {
-		t.Fatal("an oversized file is a hit")
-	}
-	if fi, err := os.Stat(p); err != nil || fi.Size() != maxEntry+1 {
-		t.Errorf("Get removed or changed an oversized file: %v", err)
-	}
-	// A directory.
-	os.Remove(p)
-	if err := os.Mkdir(p, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := c.Get(k); ok {
-		t.Fatal("a directory is a hit")
-	}
-	if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
-		t.Errorf("Get removed a directory: %v", err)
+		if err := c.Prune(0); err == nil {
+			t.Errorf("%s: Prune succeeded", tc.name)
+		}
+		c.Close()
+		if after := snapshotLinks(t, dir); !reflect.DeepEqual(before, after) {
+			t.Errorf("%s: the folder changed: %v, then %v", tc.name, before, after)
+		}
+		compare(t, tc.name+": elsewhere", snapshot(t, elsewhere), wantElsewhere)
 	}
 }
 
-// TestPruneDeletesOnlyItsOwnEntries: in a cache, files laid out like
-// entries (git objects copied in, anything named like an entry) are not
-// the cache's unless they start with its magic: Prune leaves them alone.
-func TestPruneDeletesOnlyItsOwnEntries(t *testing.T) {
-	c := openCache(t)
-	k := c.Key("python", []byte("x"))
-	if err := c.Put(k, entry); err != nil {
+// snapshotLinks is snapshot without reading a FIFO: its type only.
+func snapshotLinks(t *testing.T, root string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	entries, err := os.ReadDir(root)
+	if err != nil {
 		t.Fatal(err)
 	}
-	fakeObjects(t, c.dir)
+	for _, e := range entries {
+		info, _ := e.Info()
+		m[e.Name()] = info.Mode().String()
+		if info.Mode().IsRegular() && e.Name() != dbName {
+			data, _ := os.ReadFile(filepath.Join(root, e.Name()))
+			m[e.Name()] += string(data)
+		}
+	}
+	return m
+}
+
+// TestPruneRemovesTheOldLayout: a cache folder of the previous version
+// (one file per entry, in fan-out folders) opens; its entries are never
+// read, and Prune removes them and their emptied folders, and the old
+// layout's stale temporary files. Files laid out like entries (git objects
+// copied in, anything named like an entry) are not the cache's unless they
+// start with its old magic: they stay, and so do their folders.
+func TestPruneRemovesTheOldLayout(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, tagName, []byte(tagText))
+	k := Key{0xab, 1}
+	old := writeLegacy(t, dir, k)
+	lone := writeLegacy(t, dir, Key{0x12, 2}) // alone in its folder
+	c, err := Open(dir, "v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, ok := c.Get(k); ok {
+		t.Fatal("an entry of the old layout is a hit")
+	}
+	nk := c.Key("python", []byte("x"))
+	if err := c.Put(nk, entry); err != nil {
+		t.Fatal(err)
+	}
+	fakeObjects(t, dir)
 	for f, data := range map[string]string{
 		"notes.txt":                     "precious",
 		"ab/notes.txt":                  "precious",
 		"zz/" + strings.Repeat("a", 62): "precious",
 		"ab/" + strings.Repeat("A", 62): "precious",
 		"ab/" + strings.Repeat("b", 62): "",
-		"ab/" + strings.Repeat("c", 62): magic[:len(magic)-1],
+		"ab/" + strings.Repeat("c", 62): legacyMagic[:len(legacyMagic)-1],
 		"ab/.tmp-notes":                 "precious",
 		".tmp-CACHEDIR.TAG-notes":       "precious",
 	} {
-		p := write(t, c.dir, f, []byte(data))
+		p := write(t, dir, f, []byte(data))
 		old := time.Now().Add(-48 * time.Hour)
 		os.Chtimes(p, old, old)
 	}
-	// The cache's own leftovers: temporary files of a run that died.
+	// The old layout's leftovers: temporary files of a run that died.
 	for _, f := range []string{"ab/.tmp-123456", ".tmp-CACHEDIR.TAG-123456"} {
-		p := write(t, c.dir, f, []byte(magic))
+		p := write(t, dir, f, []byte(legacyMagic))
 		old := time.Now().Add(-2 * time.Hour)
 		os.Chtimes(p, old, old)
 	}
-	fresh := write(t, c.dir, "ab/.tmp-654321", []byte(magic))
+	fresh := write(t, dir, "ab/.tmp-654321", []byte(legacyMagic))
 
-	want := snapshot(t, c.dir)
-	for _, p := range []string{c.path(k), filepath.Join(c.dir, "ab", ".tmp-123456"), filepath.Join(c.dir, ".tmp-CACHEDIR.TAG-123456")} {
-		rel, _ := filepath.Rel(c.dir, p)
+	want := withoutDB(snapshot(t, dir))
+	for _, p := range []string{old, lone, filepath.Dir(lone), filepath.Join(dir, "ab", ".tmp-123456"), filepath.Join(dir, ".tmp-CACHEDIR.TAG-123456")} {
+		rel, _ := filepath.Rel(dir, p)
 		delete(want, rel)
 	}
-	if err := c.Prune(0); err != nil {
+	if err := c.Prune(1 << 30); err != nil {
 		t.Fatal(err)
 	}
-	compare(t, "Prune(0)", snapshot(t, c.dir), want)
+	compare(t, "Prune", withoutDB(snapshot(t, dir)), want)
 	if _, err := os.Stat(fresh); err != nil {
-		t.Errorf("Prune removed the temporary file of a running Put: %v", err)
+		t.Errorf("Prune removed a recent temporary file: %v", err)
+	}
+	if _, ok := c.Get(nk); !ok {
+		t.Error("Prune within the limit removed an entry")
 	}
 }
 
-// TestPruneFollowsNoSymlinks: entries reached through a symlink (an entry
-// that is one, a fan-out folder that is one) and entries deeper than the
-// fan-out folders are not the cache's: Prune neither removes nor counts
-// them. The cache's own folder may be a symlink: the user named it.
+// TestPruneFollowsNoSymlinks: old entries reached through a symlink (an
+// entry that is one, a fan-out folder that is one) and entries deeper than
+// the fan-out folders are not the cache's: Prune removes none of them. The
+// cache's own folder may be a symlink: the user named it.
 func TestPruneFollowsNoSymlinks(t *testing.T) {
 	for _, viaLink := range []bool{false, true} {
 		real := t.TempDir()
@@ -402,25 +407,27 @@ func TestPruneFollowsNoSymlinks(t *testing.T) {
 		}
 
 		outside := t.TempDir()
-		other := c.Key("python", []byte("y"))
+		other := Key{0xcd, 3}
 		name := hex.EncodeToString(other[:])
-		data := encode(entry, other)
+		p := writeLegacy(t, outside, other)
+		data, _ := os.ReadFile(p)
 		write(t, outside, "entry", data)
-		write(t, outside, "cd/"+name[2:], data)
-		symlink(t, filepath.Join(outside, "entry"), filepath.Join(real, name[:2], name[2:]))
+		symlink(t, filepath.Join(outside, "entry"), filepath.Join(real, "ef", name[2:]))
 		symlink(t, filepath.Join(outside, "cd"), filepath.Join(real, "cd"))
 		write(t, real, "sub/"+name[:2]+"/"+name[2:], data)
 		write(t, real, "sub/x/"+name[:2]+"/"+name[2:], data)
 
 		wantOutside := snapshot(t, outside)
-		want := snapshot(t, real)
-		rel, _ := filepath.Rel(dir, c.path(k))
-		delete(want, rel)
+		want := withoutDB(snapshot(t, real))
 		if err := c.Prune(0); err != nil {
 			t.Fatal(err)
 		}
-		compare(t, fmt.Sprintf("via a symlink %v: Prune(0)", viaLink), snapshot(t, real), want)
+		compare(t, fmt.Sprintf("via a symlink %v: Prune(0)", viaLink), withoutDB(snapshot(t, real)), want)
 		compare(t, fmt.Sprintf("via a symlink %v: Prune(0), outside the cache,", viaLink), snapshot(t, outside), wantOutside)
+		if stored(t, c, k) {
+			t.Errorf("via a symlink %v: Prune(0) kept an entry", viaLink)
+		}
+		c.Close()
 	}
 }
 
@@ -441,26 +448,30 @@ func compare(t *testing.T, what string, got, want map[string]string) {
 	}
 }
 
-// TestConcurrentPrunes: two runs pruning one cache at once both succeed,
-// each counting an entry the other removed as gone, and keep the entries
-// used last.
+// TestConcurrentPrunes: two Caches on one folder pruning at once both
+// succeed, and keep the entries used last.
 func TestConcurrentPrunes(t *testing.T) {
-	c := openCache(t)
+	dir := t.TempDir()
+	a, _ := Open(dir, "v1")
+	defer a.Close()
+	b, _ := Open(dir, "v1")
+	defer b.Close()
 	var keys []Key
+	base := time.Now().Add(-100 * time.Hour)
 	for i := range 60 {
-		k := c.Key("python", []byte{byte(i)})
+		k := a.Key("python", []byte{byte(i)})
 		keys = append(keys, k)
-		if err := c.Put(k, entry); err != nil {
+		if err := a.Put(k, testEntry(uint64(i), 2000)); err != nil {
 			t.Fatal(err)
 		}
-		old := time.Now().Add(time.Duration(i-100) * time.Minute)
-		os.Chtimes(c.path(k), old, old)
 	}
-	size := int64(len(encode(entry, keys[0])))
+	for i, k := range keys {
+		setUsed(t, a, k, base.Add(time.Duration(i)*time.Minute))
+	}
 	var wg sync.WaitGroup
-	errs := make([]error, 2)
+	errs := make([]error, 4)
 	for i := range errs {
-		wg.Go(func() { errs[i] = c.Prune(5 * size) })
+		wg.Go(func() { errs[i] = []*Cache{a, b}[i%2].Prune(200 << 10) })
 	}
 	wg.Wait()
 	for i, err := range errs {
@@ -468,11 +479,11 @@ func TestConcurrentPrunes(t *testing.T) {
 			t.Errorf("Prune %d: %v", i, err)
 		}
 	}
-	for i, k := range keys {
-		_, err := os.Stat(c.path(k))
-		if kept, want := err == nil, i >= 55; kept != want {
-			t.Errorf("entry %d kept=%v, want %v", i, kept, want)
-		}
+	if size := diskBytes(dir); size > 200<<10 {
+		t.Errorf("%d bytes on disk", size)
+	}
+	if !stored(t, a, keys[59]) || stored(t, a, keys[0]) {
+		t.Error("the concurrent prunes did not keep the newest entries")
 	}
 }
 
@@ -488,69 +499,8 @@ func TestPruneNeedsTheTag(t *testing.T) {
 	if err := c.Prune(0); err == nil {
 		t.Error("Prune of a folder without the tag succeeded")
 	}
-	if _, err := os.Stat(c.path(k)); err != nil {
-		t.Errorf("Prune without the tag removed an entry: %v", err)
-	}
-}
-
-// TestPruneSurvivesEntriesVanishing: between the scan and the removals,
-// another run removes entries or puts other files in their place. Gone
-// entries count as removed; files that are not entries are left alone and
-// no longer counted.
-func TestPruneSurvivesEntriesVanishing(t *testing.T) {
-	c := openCache(t)
-	var keys []Key
-	for i := range 6 {
-		k := c.Key("python", []byte{byte(i)})
-		keys = append(keys, k)
-		if err := c.Put(k, entry); err != nil {
-			t.Fatal(err)
-		}
-		old := time.Now().Add(time.Duration(i-10) * time.Minute)
-		os.Chtimes(c.path(k), old, old)
-	}
-	size := int64(len(encode(entry, keys[0])))
-	stale := time.Now().Add(-time.Hour)
-
-	items, total, err := c.scan(stale)
-	if err != nil || len(items) != 6 || total != 6*size {
-		t.Fatalf("scan: %d items, %d bytes, %v", len(items), total, err)
-	}
-	os.Remove(c.path(keys[0]))
-	os.Remove(c.path(keys[1]))
-	evict(items, total, total-2*size) // the two gone are enough
-	for i, k := range keys[2:] {
-		if _, err := os.Stat(c.path(k)); err != nil {
-			t.Errorf("entry %d removed though two vanished: %v", i+2, err)
-		}
-	}
-
-	items, total, err = c.scan(stale)
-	if err != nil || len(items) != 4 {
-		t.Fatalf("scan: %d items, %v", len(items), err)
-	}
-	foreign := bytes.Repeat([]byte("p"), int(size))
-	if err := os.WriteFile(c.path(keys[2]), foreign, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	elsewhere := write(t, t.TempDir(), "entry", encode(entry, keys[3]))
-	os.Remove(c.path(keys[3]))
-	symlink(t, elsewhere, c.path(keys[3]))
-	evict(items, total, total-3*size) // the file and the symlink do not count
-	if data, err := os.ReadFile(c.path(keys[2])); err != nil || !bytes.Equal(data, foreign) {
-		t.Errorf("evict removed or changed a file that is not an entry: %v", err)
-	}
-	if fi, err := os.Lstat(c.path(keys[3])); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-		t.Errorf("evict removed a symlink: %v", err)
-	}
-	if _, err := os.Stat(elsewhere); err != nil {
-		t.Errorf("evict removed a symlink's target: %v", err)
-	}
-	if _, err := os.Stat(c.path(keys[4])); !os.IsNotExist(err) {
-		t.Errorf("evict kept entry 4: %v", err)
-	}
-	if _, err := os.Stat(c.path(keys[5])); err != nil {
-		t.Errorf("evict removed entry 5: %v", err)
+	if !stored(t, c, k) {
+		t.Error("Prune without the tag removed an entry")
 	}
 }
 
@@ -562,56 +512,29 @@ func TestRemove(t *testing.T) {
 	if err := c.Put(k, entry); err != nil {
 		t.Fatal(err)
 	}
+	c.flush(true)
 	if err := c.Remove(k); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := c.Get(k); ok {
 		t.Error("hit after Remove")
 	}
-	if _, err := os.Lstat(c.path(k)); !os.IsNotExist(err) {
-		t.Errorf("entry still there after Remove: %v", err)
+	if stored(t, c, k) {
+		t.Error("entry still there after Remove")
 	}
 	if err := c.Remove(k); err != nil {
 		t.Errorf("Remove of no entry: %v", err)
 	}
-	// What is not an entry stays: a file that does not start as one, a
-	// symlink to one, a FIFO.
-	p := c.path(k)
-	if err := os.WriteFile(p, []byte("precious"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Remove(k); err != nil {
-		t.Error(err)
-	}
-	if data, err := os.ReadFile(p); err != nil || string(data) != "precious" {
-		t.Errorf("Remove removed a file that is not an entry: %v", err)
-	}
-	os.Remove(p)
-	elsewhere := write(t, t.TempDir(), "entry", encode(entry, k))
-	symlink(t, elsewhere, p)
-	if err := c.Remove(k); err != nil {
-		t.Error(err)
-	}
-	if _, err := os.Lstat(p); err != nil {
-		t.Errorf("Remove removed a symlink: %v", err)
-	}
-	if _, err := os.Stat(elsewhere); err != nil {
-		t.Errorf("Remove removed a symlink's target: %v", err)
-	}
-	os.Remove(p)
-	if err := syscall.Mkfifo(p, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Remove(k); err != nil {
-		t.Error(err)
-	}
-	if _, err := os.Lstat(p); err != nil {
-		t.Errorf("Remove removed a FIFO: %v", err)
+	// Put, then Remove in one batch.
+	c.Put(k, entry)
+	c.Remove(k)
+	if _, ok := c.Get(k); ok || stored(t, c, k) {
+		t.Error("an entry put then removed is there")
 	}
 }
 
 // TestPutRefusesWhatGetWouldNotRead: an entry over maxEntry is not stored,
-// and leaves nothing behind.
+// and one stored before the limit fell is not read.
 func TestPutRefusesWhatGetWouldNotRead(t *testing.T) {
 	defer func(old int64) { maxEntry = old }(maxEntry)
 	c := openCache(t)
@@ -621,6 +544,7 @@ func TestPutRefusesWhatGetWouldNotRead(t *testing.T) {
 	if err := c.Put(k, entry); err != nil {
 		t.Fatalf("Put of an entry of exactly maxEntry bytes: %v", err)
 	}
+	c.flush(true)
 	if _, ok := c.Get(k); !ok {
 		t.Fatal("no hit for an entry of exactly maxEntry bytes")
 	}
@@ -628,37 +552,28 @@ func TestPutRefusesWhatGetWouldNotRead(t *testing.T) {
 	if err := c.Put(big, entry); err == nil {
 		t.Error("Put stored an entry over maxEntry")
 	}
-	if _, err := os.Lstat(c.path(big)); !os.IsNotExist(err) {
-		t.Errorf("an entry over maxEntry is there: %v", err)
+	if stored(t, c, big) {
+		t.Error("an entry over maxEntry is there")
 	}
 	if _, ok := c.Get(k); ok {
 		t.Error("Get read an entry over maxEntry")
 	}
 }
 
-// TestPutWritesOnlyWhereItPrunes: Put writes through no symlinked fan-out
-// folder (Prune never looks there), and does not make the cache's folder
-// again, untagged, when it was removed.
-func TestPutWritesOnlyWhereItPrunes(t *testing.T) {
+// TestCacheFolderRemovedDuringRun: a cache folder deleted while a run uses
+// it is not made again (untagged), and what the run stores after that is
+// reported as not stored.
+func TestCacheFolderRemovedDuringRun(t *testing.T) {
 	c := openCache(t)
-	k := c.Key("python", []byte("x"))
-	outside := t.TempDir()
-	symlink(t, outside, filepath.Dir(c.path(k)))
-	if err := c.Put(k, entry); err == nil {
-		t.Error("Put through a symlinked fan-out folder succeeded")
-	}
-	if got := snapshot(t, outside); len(got) != 1 {
-		t.Errorf("Put wrote outside the cache: %v", got)
-	}
-
-	c = openCache(t)
 	if err := os.RemoveAll(c.dir); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Put(k, entry); err == nil {
+	err := c.Put(c.Key("python", []byte("x")), entry)
+	err = cmpErr(err, c.Close())
+	if err == nil {
 		t.Error("Put into a removed cache succeeded")
 	}
-	if _, err := os.Lstat(c.dir); !os.IsNotExist(err) {
-		t.Errorf("Put made the removed cache folder again: %v", err)
+	if _, err := os.Lstat(c.dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the removed cache folder was made again: %v", err)
 	}
 }
