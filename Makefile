@@ -11,7 +11,7 @@ BIN      := bin/castchunk
 SAMPLE   ?= testdata/corpus
 FUZZTIME ?= 30s
 
-.PHONY: all build run test tidy race vet fuzz bench corpus languages clean
+.PHONY: all build run test tidy race vet fuzz bench corpus languages eval clean
 
 all: build
 
@@ -66,6 +66,12 @@ bench: build corpus
 ## /tmp/castchunk-langs) at budgets 2000 and 300 with both methods; verify and check every output
 languages: build
 	GO=$(GO) bash scripts/languages.sh $(BIN)
+
+## eval: build, then measure retrieval (castchunk eval: cast and sliding at 1000 and 2000, with and
+## without --context) on castchunk's own history, release histories of zap and echo (Go proxy) and qs (npm),
+## and completion queries on rxjs, Python and Java trees; downloads cached in /tmp/castchunk-eval
+eval: build
+	GO=$(GO) bash scripts/eval.sh $(BIN)
 
 clean:
 	rm -rf bin

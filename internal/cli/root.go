@@ -243,6 +243,6 @@ inputs could not be read; 130 interrupted.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &exitError{code: ExitUsage, err: err}
 	})
-	root.AddCommand(newChunkCmd(s), newVerifyCmd(s), newStatsCmd(s), newDiffCmd(s), newMergeCmd(s), newLanguagesCmd(s), newVersionCmd(s))
+	root.AddCommand(newChunkCmd(s), newVerifyCmd(s), newStatsCmd(s), newDiffCmd(s), newMergeCmd(s), newEvalCmd(s), newLanguagesCmd(s), newVersionCmd(s))
 	return root
 }

@@ -1,0 +1,338 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/castchunk/castchunk/internal/bytesize"
+	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/eval"
+	"github.com/castchunk/castchunk/internal/method"
+)
+
+// evalOptions are the flags of `castchunk eval`.
+type evalOptions struct {
+	methods     []string
+	sizes       []int
+	contexts    []string
+	baseline    string
+	budget      int
+	fromGit     int
+	completion  int
+	rev         string
+	seed        uint64
+	resamples   int
+	minWords    int
+	maxFiles    int
+	maxFileSize string
+	jobs        int
+	json        bool
+	noProgress  bool
+}
+
+// Defaults of castchunk eval.
+const (
+	defaultGitQueries        = 100
+	defaultCompletionQueries = 100
+	maxResamples             = 100000
+)
+
+func newEvalCmd(s Streams) *cobra.Command {
+	o := &evalOptions{}
+	cmd := &cobra.Command{
+		Use:   "eval [PATH]",
+		Short: "Measure which chunking method and size retrieve best on a repository",
+		Long: `Measure, on the repository at PATH (default: the current folder), how well
+each chunking configuration retrieves: for every --method, --max-size and
+--context asked, chunk the files in memory exactly as 'castchunk chunk'
+does, index the chunks with BM25, run queries built from the repository
+itself, fill a context of --budget non-whitespace characters from the best
+ranked chunks, and measure what the context holds. Nothing is downloaded
+and nothing is written but the report.
+
+Queries:
+  --from-git N     the last N non-merge commits that change a file castchunk
+                   indexes (default 100 in a git repository): the commit
+                   message against the parent commit's tree (read from git,
+                   not from the work tree); gold: the lines the commit
+                   removes or changes. Metrics: LineRecall, the share of the
+                   gold lines in the context; FileHit, a gold file in it.
+  --completion N   N functions and methods drawn at random (default 0; 100
+                   in a folder that is not a git repository): the 20
+                   non-blank lines above the body against the tree without
+                   the rest of the function's file; gold: the body. Metrics:
+                   AnsLine, the share of the body's non-trivial lines the
+                   context holds; IdRecall, the share of its identifiers.
+
+The report gives, per configuration and kind of query, each metric's mean
+with its 95% bootstrap interval, and the paired difference with the
+baseline (--baseline: sliding at the same size and context). It prints the
+exact definitions (tokenizer, BM25, context, metrics) with every report:
+the same repository, commit and --seed give the same numbers, and --json
+the same bytes.
+
+Exit status: 0 report printed; 1 failure, or no query kept; 2 usage error;
+130 interrupted.`,
+		Example: `  castchunk eval
+  castchunk eval --from-git 200 --max-size 500,1000,2000 ~/src/app
+  castchunk eval --completion 300 --from-git 0 --method cast --context on
+  castchunk eval --json --seed 7 . > eval.json`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opt, err := o.options(cmd, args)
+			if err != nil {
+				return err
+			}
+			return runEval(cmd.Context(), o, opt, s)
+		},
+	}
+	f := cmd.Flags()
+	f.StringSliceVarP(&o.methods, "method", "m", method.Names(), "the chunking `METHODS` to measure, comma-separated: "+strings.Join(method.Names(), ", "))
+	f.IntSliceVar(&o.sizes, "max-size", []int{1000, 2000}, "the budgets to measure, in non-whitespace characters: `N,...`")
+	f.StringSliceVar(&o.contexts, "context", []string{"off", "on"}, "a `LIST` of off (index each chunk's content) and on (chunk with --context --embed-text, index each chunk's text: header and content)")
+	f.StringVar(&o.baseline, "baseline", "sliding", "compare each configuration with `METHOD[:SIZE[:on|off]]`; a part left out is the configuration's own")
+	f.IntVar(&o.budget, "budget", 4000, "the context's size: at most `N` non-whitespace characters of the best ranked chunks")
+	f.IntVar(&o.fromGit, "from-git", 0, "queries from the last `N` commits (default 100 in a git repository; 0: none)")
+	f.IntVar(&o.completion, "completion", 0, "queries from `N` functions drawn at random (default 0; 100 outside a git repository)")
+	f.StringVar(&o.rev, "rev", "HEAD", "the `COMMIT` evaluated: its history and its tree")
+	f.Uint64Var(&o.seed, "seed", 1, "the `SEED` of the random draws (completion targets, bootstrap)")
+	f.IntVar(&o.resamples, "resamples", 1000, "`N` bootstrap resamples for the 95% intervals")
+	f.IntVar(&o.minWords, "min-words", 3, "skip commits whose message has fewer than `N` words")
+	f.IntVar(&o.maxFiles, "max-files", 10, "skip commits that change more than `N` indexed files")
+	f.StringVar(&o.maxFileSize, "max-file-size", "10MiB", "leave out files larger than `SIZE`, as castchunk chunk does")
+	f.IntVarP(&o.jobs, "jobs", "j", runtime.NumCPU(), "chunk `N` files in parallel")
+	f.BoolVar(&o.json, "json", false, "print the report as one JSON document")
+	f.BoolVar(&o.noProgress, "no-progress", false, "never show the progress bar (it only shows when stderr is a terminal)")
+	completeValues(cmd, "method", method.Names())
+	completeValues(cmd, "context", []string{"off", "on", "off,on"})
+	return cmd
+}
+
+// options checks the flags and the path and turns them into an evaluation.
+func (o *evalOptions) options(cmd *cobra.Command, args []string) (*eval.Options, error) {
+	path := "."
+	if len(args) == 1 {
+		path = args[0]
+	}
+	if info, err := os.Stat(path); err != nil || !info.IsDir() {
+		return nil, usageError("%s is not a folder", quoteName(path))
+	}
+	opt := &eval.Options{Path: path, Rev: o.rev, Budget: o.budget, Seed: o.seed, Resamples: o.resamples,
+		MinWords: o.minWords, MaxFiles: o.maxFiles, Jobs: o.jobs}
+	var err error
+	if opt.MaxFileSize, err = bytesize.Parse(o.maxFileSize); err != nil {
+		return nil, usageError("--max-file-size: %v", err)
+	}
+	switch {
+	case o.budget < 1:
+		return nil, usageError("--budget must be at least 1, got %d", o.budget)
+	case o.fromGit < 0:
+		return nil, usageError("--from-git must not be negative, got %d", o.fromGit)
+	case o.completion < 0:
+		return nil, usageError("--completion must not be negative, got %d", o.completion)
+	case o.resamples < 0 || o.resamples > maxResamples:
+		return nil, usageError("--resamples must be between 0 and %d, got %d", maxResamples, o.resamples)
+	case o.minWords < 0:
+		return nil, usageError("--min-words must not be negative, got %d", o.minWords)
+	case o.maxFiles < 1:
+		return nil, usageError("--max-files must be at least 1, got %d", o.maxFiles)
+	case o.jobs < 1 || o.jobs > maxJobs:
+		return nil, usageError("--jobs must be between 1 and %d, got %d", maxJobs, o.jobs)
+	}
+	inRepo := eval.IsRepo(cmd.Context(), path)
+	opt.FromGit, opt.Completion = o.fromGit, o.completion
+	if !cmd.Flags().Changed("from-git") && !cmd.Flags().Changed("completion") {
+		if inRepo {
+			opt.FromGit = defaultGitQueries
+		} else {
+			opt.Completion = defaultCompletionQueries
+		}
+	}
+	switch {
+	case opt.FromGit == 0 && opt.Completion == 0:
+		return nil, usageError("nothing to measure: --from-git and --completion are both 0")
+	case opt.FromGit > 0 && !inRepo:
+		return nil, usageError("%s is not in a git repository: --from-git needs one (use --completion)", quoteName(path))
+	case cmd.Flags().Changed("rev") && !inRepo:
+		return nil, usageError("--rev needs a git repository")
+	}
+	if opt.Configs, err = o.configs(); err != nil {
+		return nil, err
+	}
+	if opt.Baseline, err = parseBaseline(o.baseline); err != nil {
+		return nil, err
+	}
+	return opt, nil
+}
+
+// configs are every combination of --method, --max-size and --context.
+func (o *evalOptions) configs() ([]eval.Config, error) {
+	var ctxs []bool
+	for _, c := range dedupe(o.contexts) {
+		on, err := parseOnOff(c)
+		if err != nil {
+			return nil, usageError("--context: %v", err)
+		}
+		ctxs = append(ctxs, on)
+	}
+	var cs []eval.Config
+	for _, name := range dedupe(o.methods) {
+		m := method.ByName(name)
+		if m == nil {
+			return nil, usageError("unknown method %q: want %s", name, strings.Join(method.Names(), " or "))
+		}
+		for _, size := range dedupe(o.sizes) {
+			if err := (chunk.Setup{Method: m, Budget: size, Values: chunk.Values{}}).Check(); err != nil {
+				return nil, usageError("%v", err)
+			}
+			for _, c := range ctxs {
+				cs = append(cs, eval.Config{Method: name, MaxSize: size, Context: c})
+			}
+		}
+	}
+	if len(cs) == 0 {
+		return nil, usageError("no configuration to measure: --method, --max-size and --context need a value each")
+	}
+	return cs, nil
+}
+
+func dedupe[T comparable](xs []T) []T {
+	var out []T
+	for _, x := range xs {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func parseOnOff(s string) (bool, error) {
+	switch strings.TrimSpace(s) {
+	case "on":
+		return true, nil
+	case "off":
+		return false, nil
+	}
+	return false, fmt.Errorf("want on or off, got %q", s)
+}
+
+// parseBaseline reads --baseline METHOD[:SIZE[:CONTEXT]].
+func parseBaseline(s string) (eval.Baseline, error) {
+	parts := strings.Split(s, ":")
+	var b eval.Baseline
+	if len(parts) > 3 || method.ByName(parts[0]) == nil {
+		return b, usageError("--baseline %q: want METHOD[:SIZE[:CONTEXT]], METHOD one of %s", s, strings.Join(method.Names(), ", "))
+	}
+	b.Method = parts[0]
+	if len(parts) > 1 {
+		n, err := strconv.Atoi(parts[1])
+		if err != nil || n < 1 {
+			return b, usageError("--baseline %q: the size must be a whole number of at least 1", s)
+		}
+		b.MaxSize = n
+	}
+	if len(parts) > 2 {
+		on, err := parseOnOff(parts[2])
+		if err != nil {
+			return b, usageError("--baseline %q: the context: %v", s, err)
+		}
+		b.Context = &on
+	}
+	return b, nil
+}
+
+// runEval runs the evaluation and prints the report.
+func runEval(ctx context.Context, o *evalOptions, opt *eval.Options, s Streams) error {
+	p := &evalProgress{show: !o.noProgress}
+	if f, ok := s.Err.(*os.File); !ok || !term.IsTerminal(int(f.Fd())) {
+		p.show = false
+	} else {
+		p.out = f
+	}
+	opt.Progress = p.update
+	opt.Warn = func(path, msg string) {
+		p.clear()
+		fmt.Fprintf(s.Err, "castchunk: %s: %s\n", quoteName(path), safeText(msg))
+	}
+	rep, err := eval.Run(ctx, *opt)
+	p.finish()
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		var ue *eval.UsageError
+		if errors.As(err, &ue) {
+			return usageError("%v", ue.Err)
+		}
+		return failure(err)
+	}
+	if o.json {
+		err = rep.WriteJSON(s.Out)
+	} else {
+		err = rep.WriteText(s.Out)
+	}
+	if err != nil {
+		if closedPipe(err) {
+			return nil
+		}
+		return failure(fmt.Errorf("write output: %w", err))
+	}
+	for _, src := range rep.Sources {
+		if src.Queries.Kept > 0 {
+			return nil
+		}
+	}
+	return failure(errors.New("no query kept: nothing was measured (see the counts in the report)"))
+}
+
+// evalProgress shows one progress bar per stage of the evaluation, on a
+// terminal only.
+type evalProgress struct {
+	show  bool
+	out   *os.File
+	stage string
+	bar   *progressbar.ProgressBar
+}
+
+func (p *evalProgress) update(stage string, done, total int) {
+	if !p.show || total < 2 {
+		return
+	}
+	if stage != p.stage {
+		p.finish()
+		p.stage = stage
+		p.bar = progressbar.NewOptions(total,
+			progressbar.OptionSetWriter(p.out),
+			progressbar.OptionSetDescription(stage),
+			progressbar.OptionShowCount(),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+		)
+	}
+	_ = p.bar.Set(done)
+}
+
+func (p *evalProgress) clear() {
+	if p.bar != nil {
+		_ = p.bar.Clear()
+	}
+}
+
+func (p *evalProgress) finish() {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+		p.bar = nil
+	}
+	p.stage = ""
+}

@@ -1,0 +1,474 @@
+// Package eval measures how well a repository's chunks retrieve, per
+// chunking configuration (method, budget, with or without the embedding
+// text's header), with BM25 and queries built from the repository itself:
+// commit messages against the lines their commit changed, and function
+// bodies against the lines above them (README, "How well it retrieves").
+// It chunks through package pipeline, exactly as castchunk chunk does, one
+// configuration at a time; the index of one configuration serves every
+// query, its documents switched on and off to match each query's tree.
+package eval
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+
+	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/detect"
+	"github.com/castchunk/castchunk/internal/embed"
+	"github.com/castchunk/castchunk/internal/lang"
+	"github.com/castchunk/castchunk/internal/method"
+	"github.com/castchunk/castchunk/internal/pipeline"
+	"github.com/castchunk/castchunk/internal/walk"
+)
+
+// Config is one chunking configuration: what `castchunk chunk --method
+// Method --max-size MaxSize` writes, and with Context, what `--context
+// --embed-text` adds: the index then holds each record's text (header and
+// content) instead of its content.
+type Config struct {
+	Method  string `json:"method"`
+	MaxSize int    `json:"max_size"`
+	Context bool   `json:"context"`
+}
+
+// String is how reports name the configuration.
+func (c Config) String() string {
+	ctx := "off"
+	if c.Context {
+		ctx = "on"
+	}
+	return fmt.Sprintf("%s %d context %s", c.Method, c.MaxSize, ctx)
+}
+
+// Baseline says which configuration each one is compared with: Method at
+// MaxSize (0: the configuration's own) with Context (nil: the
+// configuration's own).
+type Baseline struct {
+	Method  string
+	MaxSize int
+	Context *bool
+}
+
+// of returns the baseline of c.
+func (b Baseline) of(c Config) Config {
+	base := Config{Method: b.Method, MaxSize: c.MaxSize, Context: c.Context}
+	if b.MaxSize > 0 {
+		base.MaxSize = b.MaxSize
+	}
+	if b.Context != nil {
+		base.Context = *b.Context
+	}
+	return base
+}
+
+// Options are an evaluation's settings.
+type Options struct {
+	Path        string // the folder evaluated: in a git repository, or a plain folder (completion only)
+	Rev         string // the commit evaluated (git)
+	FromGit     int    // git queries asked for
+	Completion  int    // completion queries asked for
+	Configs     []Config
+	Baseline    Baseline
+	Budget      int // the context's size, in non-whitespace characters
+	Seed        uint64
+	Resamples   int
+	MinWords    int   // git: shortest commit message kept, in words
+	MaxFiles    int   // git: most indexed files a kept commit changes
+	MaxFileSize int64 // bigger files are not indexed (castchunk chunk's --max-file-size)
+	Jobs        int
+	// Progress, when set, is told how far each stage is.
+	Progress func(stage string, done, total int)
+	// Warn, when set, is told of a file a chunker failed on.
+	Warn func(path, msg string)
+}
+
+// IsRepo reports whether dir lies in the work tree of a git repository
+// (and git is installed).
+func IsRepo(ctx context.Context, dir string) bool {
+	r, _ := openRepo(ctx, dir)
+	return r != nil
+}
+
+// UsageError is an error in what was asked for (a commit that is not one,
+// git queries outside a repository), not in the run.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// errNoRepo is the error of asking for git queries outside a repository.
+var errNoRepo = errors.New("not in a git repository: --from-git needs one (use --completion)")
+
+// Run evaluates every configuration (and the baselines they need) and
+// returns the report.
+func Run(ctx context.Context, opt Options) (*Report, error) {
+	if opt.Resamples < 0 || opt.Budget < 1 || len(opt.Configs) == 0 {
+		return nil, errors.New("eval: bad options")
+	}
+	repo, err := openRepo(ctx, opt.Path)
+	if err != nil {
+		return nil, err
+	}
+	var pl *planner
+	if repo != nil {
+		commit, err := repo.resolve(ctx, opt.Rev)
+		if err != nil {
+			return nil, &UsageError{err}
+		}
+		cat, err := repo.catFile(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer cat.close()
+		pl = newPlanner(&opt, repo, cat, commit)
+		if opt.FromGit > 0 {
+			if err := pl.history(ctx); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		if opt.FromGit > 0 {
+			return nil, &UsageError{errNoRepo}
+		}
+		pl = newPlanner(&opt, nil, nil, "")
+		if err := pl.folder(); err != nil {
+			return nil, err
+		}
+	}
+	if opt.Completion > 0 {
+		if err := pl.completion(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if err := pl.finish(ctx); err != nil {
+		return nil, err
+	}
+	configs := withBaselines(opt.Configs, opt.Baseline)
+	results := make([]*scores, len(configs))
+	for i, c := range configs {
+		if results[i], err = evaluate(ctx, pl, c); err != nil {
+			return nil, err
+		}
+		debug.FreeOSMemory() // the index of one configuration at a time
+	}
+	return report(&opt, pl.p, configs, results), nil
+}
+
+// withBaselines returns the configurations, each baseline one of them needs
+// added, ordered by size, then context, then method (the registry's order).
+func withBaselines(cs []Config, b Baseline) []Config {
+	var all []Config
+	seen := map[Config]bool{}
+	for _, c := range cs {
+		for _, x := range []Config{c, b.of(c)} {
+			if !seen[x] {
+				seen[x] = true
+				all = append(all, x)
+			}
+		}
+	}
+	rank := map[string]int{}
+	for i, n := range method.Names() {
+		rank[n] = i
+	}
+	ctx := func(b bool) int {
+		if b {
+			return 1
+		}
+		return 0
+	}
+	slices.SortStableFunc(all, func(a, b Config) int {
+		if a.MaxSize != b.MaxSize {
+			return a.MaxSize - b.MaxSize
+		}
+		if a.Context != b.Context {
+			return ctx(a.Context) - ctx(b.Context)
+		}
+		return rank[a.Method] - rank[b.Method]
+	})
+	return all
+}
+
+// folder makes the base tree of a plain folder: its files as castchunk
+// chunk lists them (git's ignore rules, hidden files left out), with a
+// grammar by name or linguist attribute, vendored ones left out.
+func (pl *planner) folder() error {
+	files, _, err := walk.List([]string{pl.opt.Path}, walk.Options{})
+	if err != nil {
+		return err
+	}
+	rb, err := walk.NewRebase(pl.opt.Path)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		p, ok := rb.Path(f.Path)
+		if !ok {
+			continue
+		}
+		var l *lang.Language
+		if f.Attrs.Language != "" {
+			l = lang.ForLinguist(f.Attrs.Language)
+		}
+		if l == nil {
+			l = lang.ForPath(p)
+		}
+		if l == nil || detect.Vendored(p, nil) {
+			continue
+		}
+		abs, err := filepath.Abs(f.OSPath)
+		if err != nil {
+			return err
+		}
+		pl.set(p, pl.intern(&entry{Path: p, Rel: p, OSPath: abs, Cut: -1, Size: f.Size, Lang: l}))
+	}
+	return nil
+}
+
+// docInfo is one indexed chunk.
+type docInfo struct {
+	entry       int32
+	start, end  int32 // bytes of the entry
+	first, last int32 // lines
+	header      int32 // in headers; -1: none
+}
+
+// scores are one configuration's results.
+type scores struct {
+	values  [][2]float64 // by query: its two metrics
+	top     []lineSpan   // by query: the best ranked chunk (Path "" when none)
+	live    []int        // by query: the chunks its index held
+	chunked int          // entries chunked
+	skipped map[string]int
+}
+
+// evaluate chunks every entry with c, then scores every query.
+func evaluate(ctx context.Context, pl *planner, c Config) (*scores, error) {
+	m := method.ByName(c.Method)
+	if m == nil {
+		return nil, fmt.Errorf("unknown method %q", c.Method)
+	}
+	setup := chunk.Setup{Method: m, Budget: c.MaxSize, Values: chunk.Values{}}
+	if err := setup.Check(); err != nil {
+		return nil, err
+	}
+	opt := pl.opt
+	cfg := pipeline.Config{Jobs: opt.Jobs, Setup: setup, MaxFileSize: opt.MaxFileSize,
+		Embed: embed.Options{Context: c.Context, Text: c.Context}}
+	entries := pl.p.entries
+	jobs := make([]pipeline.Job, len(entries))
+	for i, e := range entries {
+		jobs[i] = pipeline.Job{Path: e.Path, OSPath: e.OSPath, Lang: e.Lang, Size: e.Size, Rel: e.Rel}
+		if e.Blob != "" || e.Cut >= 0 {
+			jobs[i].OSPath = e.Path
+			jobs[i].Reader = &lazyReader{pl: pl, e: e}
+		}
+	}
+	x := NewIndex()
+	var docs []docInfo
+	var headers []string
+	spans := make([][2]int32, len(entries)) // by entry: its documents
+	s := &scores{skipped: map[string]int{}}
+	stage := "chunking " + c.String()
+	n := 0
+	err := pipeline.Run(ctx, jobs, cfg, func(r *pipeline.Result) error {
+		e := n
+		n++
+		if opt.Progress != nil {
+			opt.Progress(stage, n, len(jobs))
+		}
+		spans[e][0] = int32(len(docs))
+		defer func() { spans[e][1] = int32(len(docs)) }()
+		switch r.Outcome {
+		case pipeline.Chunked:
+			s.chunked++
+		case pipeline.Failed:
+			s.skipped[r.Outcome.String()]++
+			if opt.Warn != nil {
+				opt.Warn(r.Job.Path, r.Message)
+			}
+			return nil
+		default:
+			s.skipped[r.Outcome.String()]++
+			return nil
+		}
+		line, pos := int32(1), 0
+		for i, sp := range r.Spans {
+			line += int32(bytes.Count(r.Src[pos:sp.Start], []byte{'\n'}))
+			pos = sp.Start
+			d := docInfo{entry: int32(e), start: int32(sp.Start), end: int32(sp.End), first: line, header: -1}
+			d.last = line + int32(bytes.Count(r.Src[sp.Start:sp.End-1], []byte{'\n'}))
+			var h []byte
+			if r.Chunks != nil && r.Chunks[i].Header != "" {
+				if len(headers) == 0 || headers[len(headers)-1] != r.Chunks[i].Header {
+					headers = append(headers, r.Chunks[i].Header)
+				}
+				d.header = int32(len(headers) - 1)
+				h = []byte(r.Chunks[i].Header)
+			}
+			x.Add(h, r.Src[sp.Start:sp.End])
+			docs = append(docs, d)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sc := &scorer{pl: pl, x: x, docs: docs, headers: headers, cache: map[int32][]byte{}}
+	s.values = make([][2]float64, len(pl.p.queries))
+	s.live = make([]int, len(pl.p.queries))
+	s.top = make([]lineSpan, len(pl.p.queries))
+	for qi, q := range pl.p.queries {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		for _, id := range q.Off {
+			for d := spans[id][0]; d < spans[id][1]; d++ {
+				x.SetLive(int(d), false)
+			}
+		}
+		for _, id := range q.On {
+			for d := spans[id][0]; d < spans[id][1]; d++ {
+				x.SetLive(int(d), true)
+			}
+		}
+		s.live[qi] = x.Live()
+		v, top, err := sc.score(q)
+		if err != nil {
+			return nil, err
+		}
+		s.values[qi], s.top[qi] = v, top
+		if opt.Progress != nil {
+			opt.Progress("scoring "+c.String(), qi+1, len(pl.p.queries))
+		}
+	}
+	return s, nil
+}
+
+// lazyReader reads an entry's bytes when the pipeline first reads it.
+type lazyReader struct {
+	pl   *planner
+	e    *entry
+	data []byte
+	read bool
+}
+
+func (r *lazyReader) Read(p []byte) (int, error) {
+	if !r.read {
+		r.read = true
+		data, err := r.pl.read(r.e)
+		if err != nil {
+			return 0, err
+		}
+		r.data = data
+	}
+	if len(r.data) == 0 {
+		r.data = nil
+		return 0, io.EOF
+	}
+	n := copy(p, r.data)
+	r.data = r.data[n:]
+	return n, nil
+}
+
+// scorer scores queries against one configuration's index.
+type scorer struct {
+	pl      *planner
+	x       *Index
+	docs    []docInfo
+	headers []string
+	cache   map[int32][]byte // entries' bytes, recently read
+	cached  int
+}
+
+// maxCached bounds the bytes of entries the scorer keeps between queries.
+const maxCached = 64 << 20
+
+func (sc *scorer) content(id int32) ([]byte, error) {
+	if b, ok := sc.cache[id]; ok {
+		return b, nil
+	}
+	b, err := sc.pl.read(sc.pl.p.entries[id])
+	if err != nil {
+		return nil, err
+	}
+	if sc.cached+len(b) > maxCached {
+		clear(sc.cache)
+		sc.cached = 0
+	}
+	sc.cache[id] = b
+	sc.cached += len(b)
+	return b, nil
+}
+
+// score ranks the live chunks for q, assembles the context and measures
+// it.
+func (sc *scorer) score(q *query) (v [2]float64, top lineSpan, err error) {
+	rank := sc.x.Search(q.Text)
+	type piece struct {
+		doc    docInfo
+		text   []byte
+		header int
+	}
+	var pieces []piece
+	var failed error
+	kept := Assemble(sc.pl.opt.Budget, func() ([]byte, bool) {
+		h, ok := rank.Next()
+		if !ok {
+			return nil, false
+		}
+		d := sc.docs[h.Doc]
+		src, err := sc.content(d.entry)
+		if err != nil || int(d.end) > len(src) {
+			if err == nil {
+				err = fmt.Errorf("%s changed while castchunk eval ran", sc.pl.p.entries[d.entry].Path)
+			}
+			failed = err
+			return nil, false
+		}
+		var text []byte
+		hl := 0
+		if d.header >= 0 {
+			text = append(text, sc.headers[d.header]...)
+			hl = len(text)
+		}
+		text = append(text, src[d.start:d.end]...)
+		pieces = append(pieces, piece{doc: d, text: text, header: hl})
+		return text, true
+	})
+	if failed != nil {
+		return v, top, failed
+	}
+	if len(pieces) > 0 {
+		d := pieces[0].doc
+		top = lineSpan{Path: sc.pl.p.entries[d.entry].Path, First: int(d.first), Last: int(d.last)}
+	}
+	var ctxText []byte
+	var covered []lineSpan
+	for i, k := range kept {
+		p := pieces[i]
+		body := k - p.header
+		if body > 0 {
+			content := p.text[p.header:k]
+			last := p.doc.first + int32(bytes.Count(content[:len(content)-1], []byte{'\n'}))
+			covered = append(covered, lineSpan{Path: sc.pl.p.entries[p.doc.entry].Path, First: int(p.doc.first), Last: int(last)})
+		}
+		if len(ctxText) > 0 && ctxText[len(ctxText)-1] != '\n' {
+			ctxText = append(ctxText, '\n')
+		}
+		ctxText = append(ctxText, p.text[:k]...)
+	}
+	switch q.Source {
+	case SourceGit:
+		v[0], v[1] = lineRecall(q.Gold, covered)
+	case SourceCompletion:
+		v[0], v[1] = ansLine(q.GoldLines, ctxText), idRecall(q.GoldIDs, ctxText)
+	}
+	return v, top, nil
+}
