@@ -15,8 +15,10 @@ import (
 
 // BenchmarkFind measures definitions against parsing over testdata/corpus:
 // "parse" parses every file, "parse+find" parses and finds definitions,
-// "find" finds them in trees parsed beforehand. MB/s are of source bytes;
-// the cost of definitions is find's time relative to parse's.
+// "find" finds them in trees parsed beforehand, "find-whole" too but with
+// the query run over the whole tree (findWhole, the way Find worked before
+// package match). MB/s are of source bytes; the cost of definitions is
+// find's time relative to parse's.
 //
 //	go test ./internal/outline -run '^$' -bench Find -benchtime 20x
 func BenchmarkFind(b *testing.B) {
@@ -79,6 +81,18 @@ func BenchmarkFind(b *testing.B) {
 		for b.Loop() {
 			for i, fl := range files {
 				findOne(fl, trees[i])
+			}
+		}
+	})
+	b.Run("find-whole", func(b *testing.B) {
+		b.SetBytes(total)
+		for b.Loop() {
+			for i, fl := range files {
+				c, err := f.query(fl.l)
+				if err != nil {
+					b.Fatal(err)
+				}
+				f.findWhole(c, fl.src, trees[i])
 			}
 		}
 	})

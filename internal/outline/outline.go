@@ -37,7 +37,9 @@
 package outline
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -46,6 +48,7 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/castchunk/castchunk/internal/lang"
+	"github.com/castchunk/castchunk/internal/tsc/match"
 )
 
 // Kinds is the vocabulary of definition kinds, each with its meaning. It is
@@ -88,24 +91,27 @@ type Def struct {
 const MaxName = 200
 
 // Finder computes definitions. It is owned by one goroutine (a worker): it
-// caches each language's compiled query and reuses one query cursor.
+// caches each language's compiled query and reuses its query cursors.
 type Finder struct {
-	cursor  *sitter.QueryCursor
+	cursor  *sitter.QueryCursor // for queries run over the whole tree
+	runner  *match.Runner       // for queries run at their roots' nodes
 	queries map[*lang.Language]*compiled
+	caps    []capture
 }
 
 // NewFinder returns a Finder; Close frees its C memory.
 func NewFinder() *Finder {
-	return &Finder{cursor: sitter.NewQueryCursor(), queries: map[*lang.Language]*compiled{}}
+	return &Finder{cursor: sitter.NewQueryCursor(), runner: match.NewRunner(), queries: map[*lang.Language]*compiled{}}
 }
 
-// Close frees the compiled queries and the cursor.
+// Close frees the compiled queries and the cursors.
 func (f *Finder) Close() {
 	for _, q := range f.queries {
 		q.query.Close()
 	}
 	f.queries = nil
 	f.cursor.Close()
+	f.runner.Close()
 }
 
 // compiled is a language's query with the role of each capture resolved
@@ -114,6 +120,13 @@ type compiled struct {
 	query *sitter.Query
 	role  []role   // by capture index
 	kind  []string // by capture index, for roleDef
+	// roots marks, by node symbol, the nodes where a pattern can start
+	// (rootSymbols); nil when some pattern's root is not known, and the
+	// query runs over the whole tree.
+	roots []byte
+	// predicates marks the patterns with text predicates (#eq? and the
+	// like), by pattern index.
+	predicates []bool
 }
 
 type role uint8
@@ -142,6 +155,11 @@ func compile(l *lang.Language) (*compiled, error) {
 		}
 		c.role = append(c.role, r)
 		c.kind = append(c.kind, kind)
+	}
+	c.roots = rootSymbols(l.Grammar(), q, l.DefinitionQuery())
+	c.predicates = make([]bool, q.PatternCount())
+	for i := range c.predicates {
+		c.predicates[i] = len(q.TextPredicates[i]) > 0
 	}
 	return c, nil
 }
@@ -198,22 +216,74 @@ type found struct {
 // from the first pattern (in query order) that matched it. That is how a
 // query says "a def in a class body is a method": the method pattern comes
 // before the general function pattern.
+//
+// The query runs only at the nodes where its patterns can start (package
+// match), which finds the matches of the query run over the whole tree at
+// a fraction of the cost; a query with a pattern whose root rootSymbols
+// cannot tell runs over the whole tree.
 func (f *Finder) Find(l *lang.Language, src []byte, tree *sitter.Tree) ([]Def, error) {
 	c, err := f.query(l)
 	if err != nil {
 		return nil, err
 	}
+	if c.roots == nil {
+		return f.findWhole(c, src, tree), nil
+	}
 	root := tree.RootNode()
+	ms := f.runner.Run(c.query, root, c.roots)
 	var all []found
-	matches := f.cursor.Matches(c.query, root, src)
-	for m := matches.Next(); m != nil; m = matches.Next() {
-		if d, ok := c.read(m, src); ok {
+	for i := range ms.Len() {
+		pattern := ms.Pattern(i)
+		captures := ms.Captures(i)
+		if c.predicates[pattern] {
+			m := sitter.QueryMatch{Captures: captures, PatternIndex: pattern}
+			if !m.SatisfiesTextPredicate(c.query, nil, nil, src) {
+				continue
+			}
+		}
+		caps := f.caps[:0]
+		for j, sp := range ms.Spans(i) {
+			caps = append(caps, capture{index: captures[j].Index, start: int(sp.Start), end: int(sp.End), row: int(sp.Row)})
+		}
+		f.caps = caps
+		if d, ok := c.read(pattern, caps, src); ok {
 			all = append(all, d)
 		}
 	}
 	defs := sortDedup(all)
 	markMethods(defs)
 	return defs, nil
+}
+
+// findWhole runs the query over the whole tree with a query cursor, as
+// tree-sitter's tags do. Find does so for a query whose roots are not known;
+// the tests compare it with Find on every file at hand.
+func (f *Finder) findWhole(c *compiled, src []byte, tree *sitter.Tree) []Def {
+	root := tree.RootNode()
+	var all []found
+	matches := f.cursor.Matches(c.query, root, src)
+	for m := matches.Next(); m != nil; m = matches.Next() {
+		caps := f.caps[:0]
+		for i := range m.Captures {
+			cp := &m.Captures[i]
+			k := capture{index: cp.Index}
+			switch c.role[cp.Index] {
+			case roleIgnore:
+				continue
+			case roleDef:
+				k.row = int(cp.Node.StartPosition().Row)
+			}
+			k.start, k.end = int(cp.Node.StartByte()), int(cp.Node.EndByte())
+			caps = append(caps, k)
+		}
+		f.caps = caps
+		if d, ok := c.read(m.PatternIndex, caps, src); ok {
+			all = append(all, d)
+		}
+	}
+	defs := sortDedup(all)
+	markMethods(defs)
+	return defs
 }
 
 // typeKinds are the kinds whose directly nested functions are methods.
@@ -241,29 +311,36 @@ func markMethods(defs []Def) {
 	}
 }
 
-// read turns one match into a Def; false when it has no definition node or
-// its name is empty.
-func (c *compiled) read(m *sitter.QueryMatch, src []byte) (found, bool) {
+// capture is what read needs of one capture: its index in the query, its
+// node's byte range and, for a definition node, first row.
+type capture struct {
+	index      uint32
+	start, end int
+	row        int
+}
+
+// read turns one match of the pattern into a Def; false when it has no
+// definition node or its name is empty.
+func (c *compiled) read(pattern uint, caps []capture, src []byte) (found, bool) {
 	var d found
-	var def *sitter.Node
+	var def *capture
 	nameStart, nameEnd := -1, -1
 	var qualifier string
-	for i := range m.Captures {
-		cp := &m.Captures[i]
-		switch c.role[cp.Index] {
+	for i := range caps {
+		cp := &caps[i]
+		switch c.role[cp.index] {
 		case roleDef:
-			def = &cp.Node
-			d.Kind = c.kind[cp.Index]
+			def = cp
+			d.Kind = c.kind[cp.index]
 		case roleName:
-			s, e := int(cp.Node.StartByte()), int(cp.Node.EndByte())
-			if nameStart < 0 || s < nameStart {
-				nameStart = s
+			if nameStart < 0 || cp.start < nameStart {
+				nameStart = cp.start
 			}
-			if e > nameEnd {
-				nameEnd = e
+			if cp.end > nameEnd {
+				nameEnd = cp.end
 			}
 		case roleQualifier:
-			qualifier = cleanName(src[cp.Node.StartByte():cp.Node.EndByte()])
+			qualifier = cleanName(src[cp.start:cp.end])
 		}
 	}
 	if def == nil || nameStart < 0 {
@@ -276,24 +353,26 @@ func (c *compiled) read(m *sitter.QueryMatch, src []byte) (found, bool) {
 	if qualifier != "" {
 		d.Name = cut(qualifier + "." + d.Name)
 	}
-	d.Start, d.End = int(def.StartByte()), int(def.EndByte())
-	d.Line = int(def.StartPosition().Row) + 1
-	d.pattern = m.PatternIndex
+	d.Start, d.End = def.start, def.end
+	d.Line = def.row + 1
+	d.pattern = pattern
 	return d, true
 }
 
 // sortDedup orders the matches by Start, End descending, then pattern, and
-// keeps the first of each byte range.
+// keeps the first of each byte range. The sort is stable: of two matches of
+// one pattern on one node (a C declaration of two functions, `int f(void),
+// g(void);`), the one the query engine reports first wins, whichever order
+// the nodes were visited in.
 func sortDedup(all []found) []Def {
-	sort.Slice(all, func(i, j int) bool {
-		a, b := &all[i], &all[j]
+	slices.SortStableFunc(all, func(a, b found) int {
 		if a.Start != b.Start {
-			return a.Start < b.Start
+			return cmp.Compare(a.Start, b.Start)
 		}
 		if a.End != b.End {
-			return a.End > b.End
+			return cmp.Compare(b.End, a.End)
 		}
-		return a.pattern < b.pattern
+		return cmp.Compare(a.pattern, b.pattern)
 	})
 	defs := make([]Def, 0, len(all))
 	for i := range all {

@@ -1,8 +1,10 @@
-// Package tsc is castchunk's bridge to tree-sitter's C API. It owns every
-// declaration of that API in castchunk and every unsafe cast on the private
-// struct layout of the Go binding, go-tree-sitter: no other package declares
-// tree-sitter's C functions or looks inside the binding's structs, and cgo
-// types never leave this package (the Go API wraps them).
+// Package tsc is castchunk's bridge to tree-sitter's C API. It and its
+// subpackage match own every declaration of that API in castchunk and every
+// unsafe cast on the private struct layout of the Go binding, go-tree-sitter:
+// no other package declares tree-sitter's C functions or looks inside the
+// binding's structs, and cgo types never leave these packages (their Go APIs
+// wrap them). match runs package outline's definition queries and asks nodes
+// their type, which tsc never does (see below); no chunker imports it.
 //
 // Two packages go around the binding, for speed and memory:
 //
