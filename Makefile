@@ -35,7 +35,7 @@ tidy:
 
 ## race: the tests of the concurrent packages under the race detector (about 2 minutes)
 race:
-	$(GO) test -race -count=1 ./internal/pipeline/ ./internal/cli/ ./internal/parse/
+	$(GO) test -race -count=1 ./internal/pipeline/ ./internal/cli/ ./internal/parse/ ./internal/cache/ ./internal/stream/
 
 vet:
 	@unformatted=$$(gofmt -l cmd internal); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi

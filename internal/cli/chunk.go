@@ -437,6 +437,9 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 	if cfg.pipeline.Cache, err = openCache(cfg); err != nil {
 		return err
 	}
+	if c := cfg.pipeline.Cache; c != nil {
+		defer c.Close() // the early returns; closing twice is harmless
+	}
 	if jobs, err = outputAmongInputs(cfg.output, jobs); err != nil {
 		return err
 	}
@@ -457,9 +460,13 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 		return failure(fmt.Errorf("write output: %w", err))
 	}
 	r.pruneCache()
+	cacheLine := r.closeCache()
 	r.tellSkipped()
 	if cfg.stats {
 		if err := r.summary.Report().WriteText(s.Err); err != nil {
+			return failure(err)
+		}
+		if _, err := io.WriteString(s.Err, cacheLine); err != nil {
 			return failure(err)
 		}
 	}
@@ -782,6 +789,26 @@ func (r *chunkRun) pruneCache() {
 	if err := r.cfg.pipeline.Cache.Prune(r.cfg.cacheMax); err != nil {
 		r.warn(r.cfg.cacheDir, fmt.Sprintf("cannot prune the cache: %v", err))
 	}
+}
+
+// closeCache reports a cache database that had to be replaced, closes the
+// cache (writing its last entries), and returns the --stats line on it
+// ("" without a cache).
+func (r *chunkRun) closeCache() string {
+	c := r.cfg.pipeline.Cache
+	if c == nil {
+		return ""
+	}
+	if err := c.Repaired(); err != nil {
+		r.warn(r.cfg.cacheDir, err.Error())
+	}
+	st := c.Stats() // before Close
+	if err := c.Close(); err != nil && !r.cacheWarned {
+		r.cacheWarned = true
+		r.warn(r.cfg.cacheDir, fmt.Sprintf("cannot write to the cache: %v", err))
+	}
+	return fmt.Sprintf("cache: %d hits, %d misses, %d stored; %d entries, %.1f MiB on disk\n",
+		st.Hits, st.Misses, st.Writes, st.Entries, float64(st.Bytes)/(1<<20))
 }
 
 // noteCache counts cache writes and reports the first failed one.
