@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -52,22 +53,16 @@ order; 2 usage error.`,
 }
 
 func runDiff(ctx context.Context, o *diffOptions, args []string, s Streams) error {
-	inputs, closeAll, err := openInputs(ctx, args, s)
+	inputs, out, closeAll, err := openStreams(ctx, args, o.output, s)
 	if err != nil {
 		return err
 	}
 	defer closeAll()
-	out, err := openOutput(o.output, s.Out)
-	if err != nil {
-		return failure(fmt.Errorf("cannot write output: %w", err))
-	}
+	w := ctxWriter{ctx, out}
 	var line []byte
 	st, err := stream.Diff(inputs[0], inputs[1], func(c stream.Change) error {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
 		line = changeLine(line[:0], c)
-		_, err := out.Write(line)
+		_, err := w.Write(line)
 		return err
 	})
 	return finishOutput(ctx, out, err, func() error {
@@ -92,6 +87,34 @@ func changeLine(dst []byte, c stream.Change) []byte {
 	dst = append(dst, `,"path":`...)
 	dst = record.AppendQuoted(dst, c.Path)
 	return append(dst, "}\n"...)
+}
+
+// openStreams opens what diff and merge read and write: the named outputs
+// of chunk as streams of files, and the output (-o FILE, or stdout).
+func openStreams(ctx context.Context, names []string, output string, s Streams) ([]*stream.Reader, *output, func(), error) {
+	inputs, closeAll, err := openInputs(ctx, names, s)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	out, err := openOutput(output, s.Out)
+	if err != nil {
+		closeAll()
+		return nil, nil, nil, failure(fmt.Errorf("cannot write output: %w", err))
+	}
+	return inputs, out, closeAll, nil
+}
+
+// ctxWriter stops writing once ctx is done.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }
 
 // openInputs opens the named outputs of chunk (- is stdin, at most once)

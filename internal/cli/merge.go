@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
@@ -39,28 +37,11 @@ not in path order, or shares a file with another input; 2 usage error.`,
 }
 
 func runMerge(ctx context.Context, o *mergeOptions, args []string, s Streams) error {
-	inputs, closeAll, err := openInputs(ctx, args, s)
+	inputs, out, closeAll, err := openStreams(ctx, args, o.output, s)
 	if err != nil {
 		return err
 	}
 	defer closeAll()
-	out, err := openOutput(o.output, s.Out)
-	if err != nil {
-		return failure(fmt.Errorf("cannot write output: %w", err))
-	}
 	err = stream.Merge(inputs, ctxWriter{ctx, out})
 	return finishOutput(ctx, out, err, func() error { return nil })
-}
-
-// ctxWriter stops writing once ctx is done.
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (c ctxWriter) Write(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.w.Write(p)
 }

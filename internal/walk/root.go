@@ -42,6 +42,7 @@ func DefaultRoot(paths []string) (string, error) {
 // relative to a root folder. It is not safe for concurrent use.
 type Rebase struct {
 	root, realRoot string            // absolute; realRoot with symlinks resolved
+	cwd            string            // the current directory, once: not a Getwd per file
 	realDirs       map[string]string // real paths of the folders met, by absolute path
 }
 
@@ -58,7 +59,11 @@ func NewRebase(root string) (*Rebase, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("%s is not a folder", root)
 	}
-	return &Rebase{root: abs, realRoot: realPath(abs), realDirs: map[string]string{}}, nil
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	return &Rebase{root: abs, realRoot: realPath(abs), cwd: cwd, realDirs: map[string]string{}}, nil
 }
 
 // Root returns the root, absolute.
@@ -69,10 +74,11 @@ func (b *Rebase) Root() string { return b.root }
 // false, and p comes back unchanged, when p lies outside the root both as
 // written and with symbolic links resolved.
 func (b *Rebase) Path(p string) (string, bool) {
-	abs, err := filepath.Abs(filepath.FromSlash(p))
-	if err != nil {
-		return p, false
+	abs := filepath.FromSlash(p)
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(b.cwd, abs)
 	}
+	abs = filepath.Clean(abs)
 	if rel, ok := within(b.root, abs); ok {
 		return rel, true
 	}
