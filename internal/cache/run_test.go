@@ -55,7 +55,7 @@ func chunkCorpus(jobs []pipeline.Job, c *cache.Cache, workers int) (string, int,
 		if r.Method != nil {
 			method = r.Method.Name
 		}
-		fmt.Fprintf(&b, "%s|%s|%d|%q|%s|%v|%v\n", r.Job.Path, r.Language, r.Outcome, r.Message, method, r.Syntax, r.Spans)
+		fmt.Fprintf(&b, "%s|%s|%d|%q|%s|%v|%v\n", r.Job.Path, r.Language, r.Outcome, r.Message, method, r.HasSyntaxErrors, r.Spans)
 		if r.Cached {
 			cached++
 		}

@@ -13,18 +13,17 @@ import (
 // tiling rule. A method lives in a package of its own and is listed once,
 // in the registry of package method (docs/design.md, "Chunking methods").
 type Method struct {
-	Name       string   // in records and for --method
-	Summary    string   // one line for --help
-	NeedsTree  bool     // New's chunkers read the file's syntax tree; otherwise they get nil
-	MayOverlap bool     // with some options, consecutive chunks share text (verify's tiling rule)
-	Options    []Option // the method's own flags, besides the shared --max-size
+	Name      string   // in records and for --method
+	Summary   string   // one line for --help
+	NeedsTree bool     // New's chunkers read the file's syntax tree; otherwise they get nil
+	Options   []Option // the method's own flags, besides the shared --max-size
 
 	// Check reports option values that cannot work with budget, for
 	// people (it names the flags). Nil: every value works.
 	Check func(budget int, v Values) error
 	// Overlapping reports whether chunks made with v may share text; nil
-	// means never. When false, the pipeline checks that the chunks tile
-	// the file.
+	// means never, with any values (see MayOverlap). When false, the
+	// pipeline checks that the chunks tile the file.
 	Overlapping func(v Values) bool
 	// New returns a chunker for checked values, one per worker.
 	New func(budget int, v Values) Chunker
@@ -101,7 +100,7 @@ func (s Setup) Check() error {
 		return fmt.Errorf("--max-size must be at least 1, got %d", s.Budget)
 	}
 	for name := range s.Values {
-		if !s.declares(name) {
+		if !s.Method.Declares(name) {
 			return fmt.Errorf("method %s has no option --%s", s.Method.Name, name)
 		}
 	}
@@ -111,8 +110,13 @@ func (s Setup) Check() error {
 	return nil
 }
 
-func (s Setup) declares(name string) bool {
-	for _, o := range s.Method.Options {
+// MayOverlap reports whether some option values make the method's chunks
+// share text: verify's tiling rule for a record that names the method.
+func (m *Method) MayOverlap() bool { return m.Overlapping != nil }
+
+// Declares reports whether the method has the named option.
+func (m *Method) Declares(name string) bool {
+	for _, o := range m.Options {
 		if o.Name == name {
 			return true
 		}

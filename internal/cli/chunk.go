@@ -20,7 +20,7 @@ import (
 	"github.com/castchunk/castchunk/internal/cache"
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/detect"
-	"github.com/castchunk/castchunk/internal/embed"
+	"github.com/castchunk/castchunk/internal/enrich"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/pipeline"
@@ -159,11 +159,11 @@ type chunkConfig struct {
 	pipeline pipeline.Config
 	walk     walk.Options
 	format   *record.Format
-	part     shard
+	shard    shard
 	roots    []string       // paths to walk; nil when there is nothing to walk
 	args     []string       // the path arguments as given, to tell named files
 	stdin    *pipeline.Job  // PATH -: one job read from stdin
-	forced   *lang.Language // --lang
+	langFlag *lang.Language // --lang
 	output   string
 	stats    bool
 	progress bool
@@ -195,7 +195,7 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 		return nil, usageError("--max-file-size: %v", err)
 	}
 	cfg := &chunkConfig{
-		args: args, forced: lang.ByName(o.lang), output: o.output, stats: o.stats,
+		args: args, langFlag: lang.ByName(o.lang), output: o.output, stats: o.stats,
 		progress: !o.noProgress, cacheDir: o.cacheDir,
 	}
 	if cfg.format = record.FormatByName(o.format); cfg.format == nil {
@@ -204,7 +204,7 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 	if cfg.format.Binary && (o.output == "" || o.output == "-") && isTerminal(cmd.OutOrStdout()) {
 		return nil, usageError("--format %s writes binary data: give -o FILE, or redirect stdout", cfg.format.Name)
 	}
-	if cfg.part, err = parseShard(o.shard); err != nil {
+	if cfg.shard, err = parseShard(o.shard); err != nil {
 		return nil, usageError("%v", err)
 	}
 	if o.cacheDir != "" {
@@ -213,10 +213,10 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 		}
 	}
 	cfg.pipeline = pipeline.Config{Jobs: o.jobs, Setup: setup, ParseTimeout: o.parseTimeout, MaxFileSize: limit, KeepGenerated: o.generated}
-	if cfg.pipeline.Embed, err = o.embed(); err != nil {
+	if cfg.pipeline.Enrich, err = o.embed(); err != nil {
 		return nil, err
 	}
-	if cfg.schema, err = record.Select(optionalFields(cfg.pipeline.Embed)...); err != nil {
+	if cfg.schema, err = record.Select(optionalFields(cfg.pipeline.Enrich)...); err != nil {
 		return nil, err
 	}
 	if o.allText {
@@ -232,7 +232,7 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 		Include: o.include, Exclude: o.exclude,
 	}
 	if slices.Contains(args, "-") {
-		cfg.stdin, err = o.stdinJob(args, stdin, cfg.forced)
+		cfg.stdin, err = o.stdinJob(args, stdin, cfg.langFlag)
 		return cfg, err
 	}
 	if o.stdinPath != "" {
@@ -268,8 +268,8 @@ func (o *chunkOptions) rebase(args []string) (*walk.Rebase, error) {
 }
 
 // embed checks --context, --tokenizer, --max-tokens and --embed-text.
-func (o *chunkOptions) embed() (embed.Options, error) {
-	opt := embed.Options{Context: o.context, MaxTokens: o.maxTokens, Text: o.embedText}
+func (o *chunkOptions) embed() (enrich.Options, error) {
+	opt := enrich.Options{Context: o.context, MaxTokens: o.maxTokens, Text: o.embedText}
 	if o.tokenizer != "" {
 		e, err := tokens.Load(o.tokenizer)
 		if err != nil {
@@ -294,7 +294,7 @@ const minMaxTokens = 8
 
 // optionalFields names the optional record fields the embed options ask
 // for.
-func optionalFields(opt embed.Options) []string {
+func optionalFields(opt enrich.Options) []string {
 	var names []string
 	if opt.Context {
 		names = append(names, "scope", "defines")
@@ -321,7 +321,7 @@ func (o *chunkOptions) setup(cmd *cobra.Command) (chunk.Setup, error) {
 			if !cmd.Flags().Changed(opt.Name) {
 				continue
 			}
-			if !declares(m, opt.Name) {
+			if !m.Declares(opt.Name) {
 				return setup, usageError("--%s needs --method %s", opt.Name, other.Name)
 			}
 			setup.Values[opt.Name] = *o.methodFlags[opt.Name]
@@ -331,15 +331,6 @@ func (o *chunkOptions) setup(cmd *cobra.Command) (chunk.Setup, error) {
 		return setup, usageError("%v", err)
 	}
 	return setup, nil
-}
-
-func declares(m *chunk.Method, option string) bool {
-	for _, o := range m.Options {
-		if o.Name == option {
-			return true
-		}
-	}
-	return false
 }
 
 // stdinJob is the job of PATH -: standard input, as one file.
@@ -484,7 +475,7 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 func (r *chunkRun) list() ([]pipeline.Job, error) {
 	cfg := r.cfg
 	if cfg.stdin != nil {
-		return cfg.part.filter([]pipeline.Job{*cfg.stdin}), nil
+		return cfg.shard.filter([]pipeline.Job{*cfg.stdin}), nil
 	}
 	if len(cfg.roots) == 0 { // an empty --files-from list chunks nothing
 		return nil, nil
@@ -504,7 +495,7 @@ func (r *chunkRun) list() ([]pipeline.Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	return cfg.part.filter(jobs), nil
+	return cfg.shard.filter(jobs), nil
 }
 
 // jobs picks each file's language by its name, its git attributes or
@@ -522,7 +513,7 @@ func (r *chunkRun) jobs(files []walk.File) ([]pipeline.Job, error) {
 	jobs := make([]pipeline.Job, 0, len(files))
 	for _, f := range files {
 		isNamed := f.Explicit && named[f.Path]
-		l := r.cfg.forced
+		l := r.cfg.langFlag
 		if l == nil && f.Attrs.Language != "" {
 			l = lang.ForLinguist(f.Attrs.Language)
 		}
@@ -671,14 +662,14 @@ func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 	if res.Job.Lang != nil && res.Method != r.cfg.pipeline.Setup.Method {
 		r.summary.Fallback()
 	}
-	if res.Syntax {
+	if res.HasSyntaxErrors {
 		r.summary.SyntaxErrors()
 	}
 	if len(res.Spans) == 0 {
 		r.summary.Empty()
 		return nil
 	}
-	f := record.File{Path: res.Job.Path, Language: res.Language, Method: res.Method.Name, Src: res.Src, Extras: res.Chunks}
+	f := record.File{Path: res.Job.Path, Language: res.Language, Method: res.Method.Name, Src: res.Src, Extras: res.Extras}
 	err := w.WriteFile(f, res.Spans)
 	var bad *record.EncodeError
 	if errors.As(err, &bad) {
@@ -770,7 +761,7 @@ func openCache(cfg *chunkConfig) (*cache.Cache, error) {
 	if cfg.cacheDir == "" {
 		return nil, nil
 	}
-	c, err := cache.Open(cfg.cacheDir, buildID()+"|"+cfg.pipeline.Setup.Key()+"|"+cfg.pipeline.Embed.Key())
+	c, err := cache.Open(cfg.cacheDir, buildID()+"|"+cfg.pipeline.Setup.Key()+"|"+cfg.pipeline.Enrich.Key())
 	if errors.Is(err, cache.ErrNotCache) {
 		return nil, usageError("--cache: %v", err)
 	}

@@ -20,7 +20,7 @@ import (
 
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/detect"
-	"github.com/castchunk/castchunk/internal/embed"
+	"github.com/castchunk/castchunk/internal/enrich"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/pipeline"
@@ -260,7 +260,7 @@ func evaluate(ctx context.Context, pl *planner, c Config) (*scores, error) {
 	}
 	opt := pl.opt
 	cfg := pipeline.Config{Jobs: opt.Jobs, Setup: setup, MaxFileSize: opt.MaxFileSize,
-		Embed: embed.Options{Context: c.Context, Text: c.Context}}
+		Enrich: enrich.Options{Context: c.Context, Text: c.Context}}
 	entries := pl.p.entries
 	jobs := make([]pipeline.Job, len(entries))
 	for i, e := range entries {
@@ -305,12 +305,12 @@ func evaluate(ctx context.Context, pl *planner, c Config) (*scores, error) {
 			d := docInfo{entry: int32(e), start: int32(sp.Start), end: int32(sp.End), first: line, header: -1}
 			d.last = line + int32(bytes.Count(r.Src[sp.Start:sp.End-1], []byte{'\n'}))
 			var h []byte
-			if r.Chunks != nil && r.Chunks[i].Header != "" {
-				if len(headers) == 0 || headers[len(headers)-1] != r.Chunks[i].Header {
-					headers = append(headers, r.Chunks[i].Header)
+			if r.Extras != nil && r.Extras[i].Header != "" {
+				if len(headers) == 0 || headers[len(headers)-1] != r.Extras[i].Header {
+					headers = append(headers, r.Extras[i].Header)
 				}
 				d.header = int32(len(headers) - 1)
-				h = []byte(r.Chunks[i].Header)
+				h = []byte(r.Extras[i].Header)
 			}
 			x.Add(h, r.Src[sp.Start:sp.End])
 			docs = append(docs, d)

@@ -24,7 +24,7 @@ import (
 	"github.com/castchunk/castchunk/internal/cache"
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/detect"
-	"github.com/castchunk/castchunk/internal/embed"
+	"github.com/castchunk/castchunk/internal/enrich"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/parse"
@@ -64,9 +64,9 @@ type Config struct {
 	Text *chunk.Setup
 	// KeepGenerated chunks generated files too (--include-generated).
 	KeepGenerated bool
-	// Embed asks for scope, token counts, a token budget and the
+	// Enrich asks for scope, token counts, a token budget and the
 	// embedding text (--context, --tokenizer, --max-tokens, --embed-text).
-	Embed embed.Options
+	Enrich enrich.Options
 }
 
 // Outcome says what became of a file.
@@ -91,17 +91,17 @@ func (o Outcome) String() string {
 
 // Result is the outcome for one file, delivered in job order.
 type Result struct {
-	Job      Job
-	Outcome  Outcome
-	Message  string         // for the user: why the file was left out, or why it fell back; "" when all went well
-	Language string         // the language written into records: the grammar's, or a text name
-	Method   *chunk.Method  // the method that made Spans: the configured one, or the fallback after a failed parse
-	Src      []byte         // the file; valid until the sink returns
-	Spans    []chunk.Span   // its chunks, in order
-	Chunks   []record.Extra // what Config.Embed adds to each span; nil when it asks for nothing
-	Syntax   bool           // the tree has syntax errors (chunked anyway)
-	Cached   bool           // the spans came from the cache
-	CacheErr error          // the cache could not store the result (the run goes on)
+	Job             Job
+	Outcome         Outcome
+	Message         string         // for the user: why the file was left out, or why it fell back; "" when all went well
+	Language        string         // the language written into records: the grammar's, or a text name
+	Method          *chunk.Method  // the method that made Spans: the configured one, or the fallback after a failed parse
+	Src             []byte         // the file; valid until the sink returns
+	Spans           []chunk.Span   // its chunks, in order
+	Extras          []record.Extra // what Config.Enrich adds to each span; nil when it asks for nothing
+	HasSyntaxErrors bool           // the tree has syntax errors (chunked anyway)
+	Cached          bool           // the spans came from the cache
+	CacheErr        error          // the cache could not store the result (the run goes on)
 }
 
 // binaryProbe is how much of a file is searched for a NUL byte, as git does.
@@ -202,11 +202,11 @@ type worker struct {
 	parser          *parse.Parser
 	chunker         chunk.Chunker
 	fallback        chunk.Setup
-	fallbackChunker chunk.Chunker // made when first needed
-	textChunker     chunk.Chunker // for Config.Text, made when first needed
-	sizer           chunk.Sizer   // checks cache entries
-	embed           *embed.Worker // nil when Config.Embed asks for nothing
-	free            chan []byte   // read buffers to reuse
+	fallbackChunker chunk.Chunker  // made when first needed
+	textChunker     chunk.Chunker  // for Config.Text, made when first needed
+	sizer           chunk.Sizer    // checks cache entries
+	enrich          *enrich.Worker // nil when Config.Enrich asks for nothing
+	free            chan []byte    // read buffers to reuse
 }
 
 func newWorker(cfg Config, free chan []byte) *worker {
@@ -217,8 +217,8 @@ func newWorker(cfg Config, free chan []byte) *worker {
 		chunker:  cfg.Setup.New(),
 		fallback: method.Fallback(cfg.Setup.Budget),
 	}
-	if cfg.Embed.Any() {
-		w.embed = embed.NewWorker(cfg.Embed)
+	if cfg.Enrich.Any() {
+		w.enrich = enrich.NewWorker(cfg.Enrich)
 	}
 	return w
 }
@@ -232,8 +232,8 @@ func (w *worker) close() {
 	if w.textChunker != nil {
 		w.textChunker.Close()
 	}
-	if w.embed != nil {
-		w.embed.Close()
+	if w.enrich != nil {
+		w.enrich.Close()
 	}
 }
 
@@ -354,15 +354,15 @@ func (w *worker) cachedChunk(r *Result, src []byte) ([]chunk.Span, error) {
 		return w.chunk(r, src, nil)
 	}
 	name := r.Language
-	if w.cfg.Embed.Text {
+	if w.cfg.Enrich.Text {
 		name += "\x00" + r.Job.Path // the header, which takes room, holds the path
 	}
 	key := c.Key(name, src)
 	setup, _ := w.setup(r)
 	if e, ok := c.Get(key); ok {
 		if w.valid(setup, e, src) {
-			r.Method, r.Syntax, r.Cached = setup.Method, e.Syntax, true
-			if w.embed == nil {
+			r.Method, r.HasSyntaxErrors, r.Cached = setup.Method, e.Syntax, true
+			if w.enrich == nil {
 				return e.Spans, nil
 			}
 			return w.chunk(r, src, e.Spans)
@@ -371,7 +371,7 @@ func (w *worker) cachedChunk(r *Result, src []byte) ([]chunk.Span, error) {
 	}
 	spans, err := w.chunk(r, src, nil)
 	if err == nil && r.Method == setup.Method {
-		r.CacheErr = c.Put(key, cache.Entry{Method: r.Method.Name, Syntax: r.Syntax, Spans: spans})
+		r.CacheErr = c.Put(key, cache.Entry{Method: r.Method.Name, Syntax: r.HasSyntaxErrors, Spans: spans})
 	}
 	return spans, err
 }
@@ -403,14 +403,14 @@ func (w *worker) valid(s chunk.Setup, e cache.Entry, src []byte) bool {
 // method needs a tree and the file cannot be parsed in time, and checks the
 // guarantees before anything is written: tiling and budget here, sizes in
 // the record encoder, which counts them as it escapes the content. With
-// Config.Embed it also describes each chunk, and keeps the budgets true of
+// Config.Enrich it also describes each chunk, and keeps the budgets true of
 // the embedding text. cached, when not nil, are the file's spans from the
 // cache: the chunker is not run again.
 func (w *worker) chunk(r *Result, src []byte, cached []chunk.Span) ([]chunk.Span, error) {
 	setup, chunker := w.setup(r)
 	var tree *sitter.Tree
 	needTree := cached == nil && setup.Method.NeedsTree
-	if needTree || w.embed != nil && w.cfg.Embed.NeedsDefs() && r.Job.Lang != nil {
+	if needTree || w.enrich != nil && w.cfg.Enrich.NeedsDefs() && r.Job.Lang != nil {
 		var err error
 		tree, err = w.parser.Parse(src, r.Job.Lang)
 		if err != nil && needTree {
@@ -425,15 +425,15 @@ func (w *worker) chunk(r *Result, src []byte, cached []chunk.Span) ([]chunk.Span
 	if cached == nil {
 		r.Method = setup.Method
 		if tree != nil && setup.Method.NeedsTree {
-			r.Syntax = tree.RootNode().HasError()
+			r.HasSyntaxErrors = tree.RootNode().HasError()
 		}
 	}
 	budget := chunk.Budget{Size: setup.Budget}
 	in := chunk.Input{Src: src, Tree: tree, Budget: budget}
-	if w.embed != nil {
-		budget.Tokens = w.cfg.Embed.MaxTokens
+	if w.enrich != nil {
+		budget.Tokens = w.cfg.Enrich.MaxTokens
 		var err error
-		if in, err = w.embed.Begin(r.Job.Path, r.Job.Lang, src, tree, budget); err != nil {
+		if in, err = w.enrich.Begin(r.Job.Path, r.Job.Lang, src, tree, budget); err != nil {
 			return nil, err
 		}
 	}
@@ -444,9 +444,9 @@ func (w *worker) chunk(r *Result, src []byte, cached []chunk.Span) ([]chunk.Span
 	if spans == nil {
 		spans = chunker.Chunk(in)
 	}
-	if w.embed != nil {
+	if w.enrich != nil {
 		var err error
-		if spans, r.Chunks, err = w.embed.Finish(spans, budget, setup.Overlapping()); err != nil {
+		if spans, r.Extras, err = w.enrich.Finish(spans, budget, setup.Overlapping()); err != nil {
 			return nil, err
 		}
 	}

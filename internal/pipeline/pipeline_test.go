@@ -126,7 +126,7 @@ func run(t *testing.T, jobs []pipeline.Job, cfg pipeline.Config) []result {
 func serialize(rs []result) string {
 	var b strings.Builder
 	for _, r := range rs {
-		fmt.Fprintf(&b, "%s|%s|%d|%v|%v|%d|%q|%v|%v|%v\n", r.Job.Path, r.Method, r.Bytes, r.Sizes, r.Syntax,
+		fmt.Fprintf(&b, "%s|%s|%d|%v|%v|%d|%q|%v|%v|%v\n", r.Job.Path, r.Method, r.Bytes, r.Sizes, r.HasSyntaxErrors,
 			r.Skip, r.Warning, r.Internal, r.Cached, r.CacheErr)
 		b.Write(r.Records)
 	}
@@ -251,11 +251,11 @@ func TestResultsInJobOrder(t *testing.T) {
 	if rs[6].Skip != pipeline.SkipBinary || rs[7].Skip != pipeline.SkipEncoding {
 		t.Errorf("bin.py, bad.py: skips %v, %v", rs[6].Skip, rs[7].Skip)
 	}
-	if !rs[8].Syntax || rs[8].Method != methodCast || len(rs[8].Records) == 0 {
-		t.Errorf("broken.py: syntax %v, method %q, %d bytes of records", rs[8].Syntax, rs[8].Method, len(rs[8].Records))
+	if !rs[8].HasSyntaxErrors || rs[8].Method != methodCast || len(rs[8].Records) == 0 {
+		t.Errorf("broken.py: syntax %v, method %q, %d bytes of records", rs[8].HasSyntaxErrors, rs[8].Method, len(rs[8].Records))
 	}
 	for i, r := range rs {
-		if i != 8 && r.Syntax {
+		if i != 8 && r.HasSyntaxErrors {
 			t.Errorf("%s: syntax errors reported", r.Job.Path)
 		}
 	}
@@ -371,8 +371,8 @@ func TestParseTimeoutFallsBackToSliding(t *testing.T) {
 	slide := slidingConfig(2, 150, nil)
 	want := run(t, jobs, slide)
 	for i, r := range rs {
-		if r.Method != methodSliding || r.Skip != pipeline.Chunked || r.Internal != nil || r.Syntax {
-			t.Errorf("%s: method %q, skip %v, internal %v, syntax %v", r.Job.Path, r.Method, r.Skip, r.Internal, r.Syntax)
+		if r.Method != methodSliding || r.Skip != pipeline.Chunked || r.Internal != nil || r.HasSyntaxErrors {
+			t.Errorf("%s: method %q, skip %v, internal %v, syntax %v", r.Job.Path, r.Method, r.Skip, r.Internal, r.HasSyntaxErrors)
 		}
 		if r.Warning != "parse timed out after 1ns; chunked with the sliding method" {
 			t.Errorf("%s: warning %q", r.Job.Path, r.Warning)
@@ -580,7 +580,7 @@ func TestCache(t *testing.T) {
 		if r.Cached != wantCached || r.CacheErr != nil {
 			t.Errorf("second run, %s: cached %v, want %v (cache error %v)", r.Job.Path, r.Cached, wantCached, r.CacheErr)
 		}
-		if !bytes.Equal(r.Records, f.Records) || r.Method != f.Method || r.Syntax != f.Syntax ||
+		if !bytes.Equal(r.Records, f.Records) || r.Method != f.Method || r.HasSyntaxErrors != f.HasSyntaxErrors ||
 			!slices.Equal(r.Sizes, f.Sizes) || r.Bytes != f.Bytes || r.Skip != f.Skip || r.Warning != f.Warning {
 			t.Errorf("second run, %s: result differs from the first:\n%s\nwant\n%s", r.Job.Path,
 				serialize([]result{r}), serialize([]result{f}))

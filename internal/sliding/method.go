@@ -8,9 +8,8 @@ import (
 
 // Method is the sliding method as the registry knows it.
 var Method = chunk.Method{
-	Name:       "sliding",
-	Summary:    "line windows: whole lines up to the budget, or fixed windows of N lines",
-	MayOverlap: true,
+	Name:    "sliding",
+	Summary: "line windows: whole lines up to the budget, or fixed windows of N lines",
 	Options: []chunk.Option{
 		{Name: "overlap-lines", Help: "lines shared by consecutive windows (0: windows tile the file)"},
 		{Name: "window-lines", Help: "fixed windows of this many lines (0: fill windows up to the budget)"},

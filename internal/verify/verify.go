@@ -188,7 +188,7 @@ func (v *Verifier) checkTiling(f *file, r *record.Record) {
 }
 
 // mayOverlap reports whether m's chunks may overlap (nil: an unknown method).
-func mayOverlap(m *chunk.Method) bool { return m != nil && m.MayOverlap }
+func mayOverlap(m *chunk.Method) bool { return m != nil && m.MayOverlap() }
 
 // checkMethod checks that the record names a method castchunk has, and
 // the method of the file's other records: the tiling rule is the method's,

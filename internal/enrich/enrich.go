@@ -1,4 +1,4 @@
-// Package embed makes chunks ready for an embedding model or a search
+// Package enrich makes chunks ready for an embedding model or a search
 // index (docs/design.md, "Chunks ready to embed"): where each chunk sits
 // (its scope), what it defines, how many tokens it holds, and the text to
 // embed, a short header naming the file and the scope followed by the
@@ -7,7 +7,7 @@
 // checked on its own tokenization and split further when it is over
 // (chunk.Refit). It knows nothing of languages: the definitions come from
 // package outline, the tokens from package tokens.
-package embed
+package enrich
 
 import (
 	"fmt"

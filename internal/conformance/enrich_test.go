@@ -9,7 +9,7 @@ import (
 
 	"github.com/castchunk/castchunk/internal/cast"
 	"github.com/castchunk/castchunk/internal/chunk"
-	"github.com/castchunk/castchunk/internal/embed"
+	"github.com/castchunk/castchunk/internal/enrich"
 	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/sliding"
 	"github.com/castchunk/castchunk/internal/tokens"
@@ -46,7 +46,7 @@ func TestEmbedBudgets(t *testing.T) {
 			t.Run(fmt.Sprintf("%s-%d-%d", m.name, b.Size, b.Tokens), func(t *testing.T) {
 				c := m.new()
 				defer c.Close()
-				w := embed.NewWorker(embed.Options{Context: true, Encoding: enc, MaxTokens: b.Tokens, Text: true})
+				w := enrich.NewWorker(enrich.Options{Context: true, Encoding: enc, MaxTokens: b.Tokens, Text: true})
 				defer w.Close()
 				for _, f := range files {
 					tree, err := reparser().Parse(f.src, f.lang)
