@@ -5,8 +5,11 @@
 // Each language is one row of the registry table below: its name, the
 // file name suffixes and exact file names that pick it, the interpreters
 // whose shebang line names it, and its grammar module. Adding a language
-// is a row, its module in go.mod and a sample under testdata/corpus/NAME/;
-// the tests derive everything else from the table.
+// is its row, its module in go.mod, its definition query
+// queries/NAME.scm (which may extend another language's query; without
+// the file DefinitionQuery panics) and a sample under
+// testdata/corpus/NAME/; the tests derive everything else from the table,
+// the README's language table included (Markdown).
 package lang
 
 import (
@@ -49,6 +52,7 @@ type Language struct {
 	Interpreters []string // programs a shebang line names (`#!/usr/bin/env node` → "node")
 	Aliases      []string // other names GitHub's Linguist gives it (`linguist-language=C++`), matched case-insensitively
 	Module       string   // Go module of the grammar
+	note         string   // a choice the lists do not show, for the README's table (Markdown)
 	grammar      func() unsafe.Pointer
 }
 
@@ -69,7 +73,7 @@ const (
 // immutable after package initialisation (static data: building it loads
 // no grammar).
 //
-// Choices a row cannot say:
+// Choices a row's lists cannot say (its note says them for the README):
 //   - .h is C: a C++ header named .h is parsed as C unless --lang says
 //     otherwise (the C grammar is error-tolerant, so it is still chunked).
 //   - JavaScript uses the JavaScript grammar for .js and .jsx alike: it
@@ -90,6 +94,7 @@ var registry = []*Language{
 		Interpreters: []string{"bash", "sh", "dash", "ash", "ksh", "mksh"},
 		Module:       official + "bash", grammar: bash.Language},
 	{Name: "c", Extensions: []string{".c", ".h"},
+		note:   "a `.h` file is C; `--lang cpp` for a C++ header",
 		Module: official + "c", grammar: c.Language},
 	{Name: "cpp", Extensions: []string{".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"},
 		Aliases: []string{"C++"},
@@ -110,6 +115,7 @@ var registry = []*Language{
 	{Name: "javascript", Extensions: []string{".js", ".mjs", ".cjs", ".jsx"},
 		Aliases:      []string{"js", "node"},
 		Interpreters: []string{"node", "nodejs"},
+		note:         "one grammar: it parses JSX",
 		Module:       official + "javascript", grammar: javascript.Language},
 	{Name: "json", Extensions: []string{".json"},
 		Module: official + "json", grammar: json.Language},
@@ -122,9 +128,11 @@ var registry = []*Language{
 		Module:       grammars + "lua", grammar: lua.Language},
 	{Name: "markdown", Extensions: []string{".md", ".markdown"},
 		Aliases: []string{"md"},
+		note:    "the block grammar: headings, lists, code blocks, paragraphs",
 		Module:  grammars + "markdown", grammar: markdown.Language},
 	{Name: "php", Extensions: []string{".php", ".phtml"},
 		Interpreters: []string{"php"},
+		note:         "the grammar with HTML: a file starts in HTML until `<?php`",
 		Module:       official + "php", grammar: php.LanguagePHP},
 	{Name: "python", Extensions: []string{".py", ".pyi"},
 		Aliases:      []string{"py", "python3"},
@@ -144,14 +152,47 @@ var registry = []*Language{
 		FileNames: []string{"Pipfile"},
 		Module:    grammars + "toml", grammar: toml.Language},
 	{Name: "tsx", Extensions: []string{".tsx"},
+		note:   "the TSX grammar",
 		Module: official + "typescript", grammar: typescript.LanguageTSX},
 	{Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"},
 		Aliases:      []string{"ts"},
 		Interpreters: []string{"ts-node", "deno"},
+		note:         "the TypeScript grammar",
 		Module:       official + "typescript", grammar: typescript.LanguageTypescript},
 	{Name: "yaml", Extensions: []string{".yaml", ".yml"},
 		Aliases: []string{"yml"},
 		Module:  grammars + "yaml", grammar: yaml.Language},
+}
+
+// Markdown is the README's language table: one row per language, sorted
+// by name, with its extensions (and note) and its file names.
+func Markdown() string {
+	var b strings.Builder
+	b.WriteString("| language | extensions | file names |\n| --- | --- | --- |\n")
+	for _, l := range All() {
+		exts := code(l.Extensions)
+		if l.note != "" {
+			exts += " (" + l.note + ")"
+		}
+		b.WriteString("|")
+		for _, cell := range []string{"`" + l.Name + "`", exts, code(l.FileNames)} {
+			if cell != "" {
+				cell = " " + strings.ReplaceAll(cell, "|", "\\|")
+			}
+			b.WriteString(cell + " |")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// code formats values as Markdown code spans separated by spaces.
+func code(values []string) string {
+	var parts []string
+	for _, v := range values {
+		parts = append(parts, "`"+v+"`")
+	}
+	return strings.Join(parts, " ")
 }
 
 // All returns the supported languages sorted by name.

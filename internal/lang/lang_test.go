@@ -19,8 +19,8 @@ import (
 )
 
 // The tests below derive what they check from the registry itself: adding
-// a language is a row, its module and a sample under testdata/corpus/NAME/,
-// and no test lists the languages.
+// a language is its row, its module, its query file queries/NAME.scm and a
+// sample under testdata/corpus/NAME/, and no test lists the languages.
 
 const corpusDir = "../../testdata/corpus"
 

@@ -27,12 +27,15 @@
   key: [(property_identifier) (string) (number)] @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.method
 
-(field_definition
-  property: (_) @name
-  value: [(arrow_function) (function_expression) (generator_function)]) @definition.method
-
 ; A named function expression (`return function handler(req) {…}`). Bound
 ; to another name (`const f = function g() {}`, rare) it is a second
 ; definition inside the first.
 (function_expression name: (identifier) @name) @definition.function
 (generator_function name: (identifier) @name) @definition.function
+
+; not inherited: the grammars of TypeScript and TSX, which extend this
+; query, have no field_definition (their class field is
+; public_field_definition, in typescript.scm).
+(field_definition
+  property: (_) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.method
