@@ -20,6 +20,7 @@ import (
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/pipeline"
+	"github.com/castchunk/castchunk/internal/plan"
 )
 
 // The corpus of samples, one or more per language.
@@ -35,7 +36,7 @@ func corpusJobs() ([]pipeline.Job, error) {
 		rel, _ := filepath.Rel(corpus, p)
 		rel = filepath.ToSlash(rel)
 		if l := lang.ForPath(rel); l != nil {
-			jobs = append(jobs, pipeline.Job{Path: rel, OSPath: p, Lang: l})
+			jobs = append(jobs, pipeline.Job{File: plan.File{Path: rel}, Decision: plan.Decision{Lang: l}, OSPath: p})
 		}
 		return nil
 	})

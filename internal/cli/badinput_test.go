@@ -141,7 +141,8 @@ func badNoOutput(t *testing.T, stdout string) {
 type badEncodingCase struct{ name, src, warning string }
 
 // TestBadEncodings: binary files and files that are not UTF-8 are skipped
-// with one warning and status 0; nothing of them reaches the output.
+// with one warning; nothing of them reaches the output. Named as arguments,
+// they make the status 3 (the user asked for them); walked, 0.
 func TestBadEncodings(t *testing.T) {
 	cases := []badEncodingCase{
 		{"nul.py", "x = 1\x00\ny = 2\n", "binary file (NUL byte); skipped"},
@@ -158,7 +159,7 @@ func TestBadEncodings(t *testing.T) {
 			badSetup(t, map[string]string{c.name: c.src})
 			out, stderr, code := run(t, "", "chunk", c.name)
 			badNoOutput(t, out)
-			badCheck(t, stderr, code, "castchunk: "+c.name+": "+c.warning+"\n", 0)
+			badCheck(t, stderr, code, "castchunk: "+c.name+": "+c.warning+"\n", ExitUnreadable)
 		})
 	}
 	// Walking a folder: the bad files are skipped, the good one chunked.
@@ -319,7 +320,7 @@ func TestBadHugeInputs(t *testing.T) {
 }
 
 // TestBadTooLarge: a file over --max-file-size is skipped with a warning,
-// the others are chunked, status 0.
+// the others are chunked, status 0 (3 when it was named).
 func TestBadTooLarge(t *testing.T) {
 	big := strings.Repeat("x = 1\n", 700) // 4200 bytes
 	dir := badSetup(t, map[string]string{"big.py": big, "small.py": "y = 2\n"})
@@ -330,9 +331,10 @@ func TestBadTooLarge(t *testing.T) {
 		t.Fatalf("want one record of small.py, got %s", out)
 	}
 	badVerify(t, dir, out, 2000)
-	// Named on the command line: the same.
+	// Named on the command line: the same, but status 3: a file asked for
+	// was left out.
 	out, stderr, code = run(t, "", "chunk", "--max-file-size", "4KiB", "big.py", "small.py")
-	badCheck(t, stderr, code, "castchunk: big.py: file too large (4.1 KiB > 4 KiB limit); skipped\n", 0)
+	badCheck(t, stderr, code, "castchunk: big.py: file too large (4.1 KiB > 4 KiB limit); skipped\n", ExitUnreadable)
 	if recs := badRecords(t, out); len(recs) != 1 || recs[0].Path != "small.py" {
 		t.Fatalf("want one record of small.py, got %s", out)
 	}
@@ -683,7 +685,6 @@ func TestBadUsage(t *testing.T) {
 		{[]string{"--lang", "cobol", "d/a.py"}, `unknown language "cobol": want one of ` + strings.Join(lang.Names(), ", ")},
 		{[]string{"--max-file-size", "lots", "d"}, `--max-file-size: invalid size "lots": want a number of bytes, optionally followed by a unit: KiB, MiB, GiB (or K, M, G), KB, MB, GB`},
 		{[]string{"--bogus", "d"}, "unknown flag: --bogus"},
-		{[]string{"a.txt"}, "a.txt: no grammar for this file; name a language with --lang (" + strings.Join(lang.Names(), ", ") + "), or chunk it as text with --all-text"},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
@@ -691,6 +692,13 @@ func TestBadUsage(t *testing.T) {
 			badNoOutput(t, out)
 			badCheck(t, stderr, code, "castchunk: "+c.want+"\n"+help, 2)
 		})
+	}
+	// A named file no grammar parses is no usage error: it is named with
+	// the reason, the other files are chunked, and the status is 3.
+	out, stderr, code := run(t, "", "chunk", "a.txt", "d/a.py")
+	badCheck(t, stderr, code, "castchunk: a.txt: no grammar for this file; name a language with --lang ("+strings.Join(lang.Names(), ", ")+"), or chunk it as text with --all-text\n", ExitUnreadable)
+	if recs := badRecords(t, out); len(recs) != 1 || recs[0].Path != "d/a.py" {
+		t.Fatalf("want one record of d/a.py, got %s", out)
 	}
 }
 

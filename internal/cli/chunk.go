@@ -19,11 +19,11 @@ import (
 	"github.com/castchunk/castchunk/internal/bytesize"
 	"github.com/castchunk/castchunk/internal/cache"
 	"github.com/castchunk/castchunk/internal/chunk"
-	"github.com/castchunk/castchunk/internal/detect"
 	"github.com/castchunk/castchunk/internal/enrich"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/pipeline"
+	"github.com/castchunk/castchunk/internal/plan"
 	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/stats"
 	"github.com/castchunk/castchunk/internal/tokens"
@@ -160,16 +160,14 @@ type chunkConfig struct {
 	walk     walk.Options
 	format   *record.Format
 	shard    shard
-	roots    []string       // paths to walk; nil when there is nothing to walk
-	args     []string       // the path arguments as given, to tell named files
-	stdin    *pipeline.Job  // PATH -: one job read from stdin
-	langFlag *lang.Language // --lang
+	roots    []string      // paths to walk; nil when there is nothing to walk
+	args     []string      // the path arguments as given, to tell named files
+	stdin    *pipeline.Job // PATH -: one job read from stdin
 	output   string
 	stats    bool
 	progress bool
 	cacheDir string
 	cacheMax int64
-	vendored bool           // --include-vendored
 	rebase   *walk.Rebase   // writes paths relative to the root (--root)
 	rootSet  bool           // --root given: a file outside it is worth a warning
 	schema   *record.Schema // the fields written: the required ones and those the flags ask for
@@ -195,7 +193,7 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 		return nil, usageError("--max-file-size: %v", err)
 	}
 	cfg := &chunkConfig{
-		args: args, langFlag: lang.ByName(o.lang), output: o.output, stats: o.stats,
+		args: args, output: o.output, stats: o.stats,
 		progress: !o.noProgress, cacheDir: o.cacheDir,
 	}
 	if cfg.format = record.FormatByName(o.format); cfg.format == nil {
@@ -212,27 +210,21 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 			return nil, usageError("--cache-max-size: %v", err)
 		}
 	}
-	cfg.pipeline = pipeline.Config{Jobs: o.jobs, Setup: setup, ParseTimeout: o.parseTimeout, MaxFileSize: limit, KeepGenerated: o.generated}
+	cfg.pipeline = pipeline.Config{Jobs: o.jobs, Setup: setup, ParseTimeout: o.parseTimeout, Plan: plan.Policy{
+		Lang: lang.ByName(o.lang), Text: o.allText, KeepGenerated: o.generated, KeepVendored: o.vendored, MaxFileSize: limit,
+	}}
 	if cfg.pipeline.Enrich, err = o.embed(); err != nil {
 		return nil, err
 	}
 	if cfg.schema, err = record.Select(optionalFields(cfg.pipeline.Enrich)...); err != nil {
 		return nil, err
 	}
-	if o.allText {
-		text := setup // text needs no tree: the method itself, or the fallback
-		if setup.Method.NeedsTree {
-			text = method.Fallback(setup.Budget)
-		}
-		cfg.pipeline.Text = &text
-	}
-	cfg.vendored = o.vendored
 	cfg.walk = walk.Options{
 		Hidden: o.hidden, NoIgnore: o.noIgnore, Follow: o.follow,
 		Include: o.include, Exclude: o.exclude,
 	}
 	if slices.Contains(args, "-") {
-		cfg.stdin, err = o.stdinJob(args, stdin, cfg.langFlag)
+		cfg.stdin, err = o.stdinJob(args, stdin, cfg.pipeline)
 		return cfg, err
 	}
 	if o.stdinPath != "" {
@@ -333,8 +325,9 @@ func (o *chunkOptions) setup(cmd *cobra.Command) (chunk.Setup, error) {
 	return setup, nil
 }
 
-// stdinJob is the job of PATH -: standard input, as one file.
-func (o *chunkOptions) stdinJob(args []string, stdin io.Reader, forced *lang.Language) (*pipeline.Job, error) {
+// stdinJob is the job of PATH -: standard input, as one file named on the
+// command line.
+func (o *chunkOptions) stdinJob(args []string, stdin io.Reader, pc pipeline.Config) (*pipeline.Job, error) {
 	if len(args) != 1 || o.filesFrom != "" {
 		return nil, usageError("- (standard input) must be the only path, without --files-from")
 	}
@@ -342,14 +335,12 @@ func (o *chunkOptions) stdinJob(args []string, stdin io.Reader, forced *lang.Lan
 	if name == "" {
 		name = "<stdin>"
 	}
-	l := forced
-	if l == nil {
-		l = lang.ForPath(name)
-	}
-	if l == nil {
+	job := pc.NewJob(plan.File{Path: name, Named: true}, "-", 0)
+	if job.Decision.Lang == nil {
 		return nil, usageError("reading standard input needs --lang (%s), or a --stdin-path with a known extension", strings.Join(lang.Names(), ", "))
 	}
-	return &pipeline.Job{Path: name, OSPath: "-", Reader: stdin, Lang: l}, nil
+	job.Reader = stdin
+	return &job, nil
 }
 
 // roots are the paths to walk: the arguments and the --files-from list;
@@ -498,13 +489,10 @@ func (r *chunkRun) list() ([]pipeline.Job, error) {
 	return cfg.shard.filter(jobs), nil
 }
 
-// jobs picks each file's language by its name, its git attributes or
-// --lang, and leaves out vendored files. A file the name gives no grammar
-// is left for the pipeline to read (a shebang, or text with --all-text). A
-// file named as an argument is always chunked when it can be: one that no
-// grammar parses (and that is not text with --all-text) is a usage error;
-// one in --files-from is counted as unsupported, so
-// `git ls-files | castchunk chunk --files-from -` just works.
+// jobs makes the files' jobs, each with what its name decides (package
+// plan): its language, or vendored. A file named as an argument is never
+// vendored or generated; one that cannot be chunked is named in a warning
+// and makes the exit status 3.
 func (r *chunkRun) jobs(files []walk.File) ([]pipeline.Job, error) {
 	named := map[string]bool{}
 	for _, a := range r.cfg.args {
@@ -512,32 +500,8 @@ func (r *chunkRun) jobs(files []walk.File) ([]pipeline.Job, error) {
 	}
 	jobs := make([]pipeline.Job, 0, len(files))
 	for _, f := range files {
-		isNamed := f.Explicit && named[f.Path]
-		l := r.cfg.langFlag
-		if l == nil && f.Attrs.Language != "" {
-			l = lang.ForLinguist(f.Attrs.Language)
-		}
-		if l == nil {
-			l = lang.ForPath(f.Path)
-		}
-		if l == nil && isNamed && r.cfg.pipeline.Text == nil && !hasShebangLanguage(f.OSPath) {
-			return nil, usageError("%s: no grammar for this file; name a language with --lang (%s), or chunk it as text with --all-text", quoteName(f.Path), strings.Join(lang.Names(), ", "))
-		}
-		rel := underRoot(f.Path, r.cfg.roots)
-		if !isNamed && !r.cfg.vendored && detect.Vendored(rel, triBool(f.Attrs.Vendored)) {
-			// Count as vendored only what would have been chunked: a file
-			// no grammar parses stays unsupported (unread, no shebang looked
-			// for), so the counts add up to the files listed.
-			if l == nil && r.cfg.pipeline.Text == nil {
-				r.summary.Unsupported(f.Path)
-			} else {
-				r.vendoredSkipped++
-				r.summary.Skip("vendored")
-			}
-			continue
-		}
-		jobs = append(jobs, pipeline.Job{Path: f.Path, OSPath: f.OSPath, Lang: l, Size: f.Size,
-			Generated: triBool(f.Attrs.Generated), Named: isNamed, Rel: rel})
+		pf := plan.File{Path: f.Path, Rel: plan.RelativeTo(f.Path, r.cfg.roots), Attrs: f.Attrs, Named: f.Explicit && named[f.Path]}
+		jobs = append(jobs, r.cfg.pipeline.NewJob(pf, f.OSPath, f.Size))
 	}
 	return r.rooted(jobs), nil
 }
@@ -564,46 +528,6 @@ func (r *chunkRun) rooted(jobs []pipeline.Job) []pipeline.Job {
 		r.warn(r.cfg.rebase.Root(), fmt.Sprintf("%d files lie outside this root: their paths are written as reached from the arguments; give --root to choose another", outside))
 	}
 	return jobs
-}
-
-// underRoot returns a display path relative to the root argument it was
-// reached from ("lib/x.js" for "vendor/lib/x.js" under the root "vendor"),
-// so that a folder the user named is never vendored as a whole.
-func underRoot(p string, roots []string) string {
-	best := ""
-	for _, r := range roots {
-		r = path.Clean(strings.ReplaceAll(r, string(os.PathSeparator), "/"))
-		if r != "." && strings.HasPrefix(p, r+"/") && len(r) > len(best) {
-			best = r
-		}
-	}
-	if best == "" {
-		return p
-	}
-	return p[len(best)+1:]
-}
-
-// triBool turns a linguist attribute into what package detect takes: nil
-// when the attributes do not say.
-func triBool(t walk.Tri) *bool {
-	if t == walk.Unspecified {
-		return nil
-	}
-	b := t == walk.Yes
-	return &b
-}
-
-// hasShebangLanguage reports whether a file named on the command line
-// starts with a shebang whose interpreter has a grammar.
-func hasShebangLanguage(name string) bool {
-	f, err := os.Open(name)
-	if err != nil {
-		return true // let the pipeline report why it cannot be read
-	}
-	defer f.Close()
-	head := make([]byte, 512)
-	n, _ := io.ReadFull(f, head)
-	return lang.ForInterpreter(detect.Interpreter(head[:n])) != nil
 }
 
 // write runs the pipeline into the output format. Only a run that went
@@ -635,31 +559,15 @@ func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 	if r.bar != nil {
 		r.bar.Add(1)
 	}
-	switch res.Outcome {
-	case pipeline.Chunked:
-	case pipeline.Failed:
-		r.fail(res.Job.Path, res.Message)
-		return nil
-	case pipeline.SkipUnsupported:
-		r.summary.Unsupported(res.Job.Path)
-		return nil
-	case pipeline.SkipGenerated:
-		r.generatedSkipped++
-		r.summary.Skip(res.Outcome.String())
-		return nil
-	default:
-		r.summary.Skip(res.Outcome.String())
-		if res.Outcome == pipeline.SkipUnreadable {
-			r.unreadable = true
-		}
-		r.warn(res.Job.Path, res.Message)
+	if res.Outcome != plan.Chunked {
+		r.leftOut(res)
 		return nil
 	}
 	if res.Message != "" {
 		r.warn(res.Job.Path, res.Message)
 	}
 	r.noteCache(res)
-	if res.Job.Lang != nil && res.Method != r.cfg.pipeline.Setup.Method {
+	if res.Lang != nil && res.Method != r.cfg.pipeline.Setup.Method {
 		r.summary.Fallback()
 	}
 	if res.HasSyntaxErrors {
@@ -682,6 +590,34 @@ func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 		r.summary.AddChunk(name, s.Size)
 	}
 	return err
+}
+
+// leftOut accounts for a file that is not written: counted by its reason,
+// warned about when the reason comes with a message (generated and
+// vendored files are summed up at the end instead). An unreadable file,
+// or a file named as an argument, makes the exit status 3.
+func (r *chunkRun) leftOut(res *pipeline.Result) {
+	switch res.Outcome {
+	case plan.Failed:
+		r.fail(res.Job.Path, res.Message)
+		return
+	case plan.Unsupported:
+		r.summary.Unsupported(res.Job.Path)
+	case plan.Generated:
+		r.generatedSkipped++
+		r.summary.Skip(res.Outcome.String())
+	case plan.Vendored:
+		r.vendoredSkipped++
+		r.summary.Skip(res.Outcome.String())
+	default:
+		r.summary.Skip(res.Outcome.String())
+	}
+	if res.Outcome == plan.Unreadable || res.Job.Named {
+		r.unreadable = true
+	}
+	if res.Message != "" {
+		r.warn(res.Job.Path, res.Message)
+	}
 }
 
 // tellSkipped says, once per reason, how many files were left out on
@@ -708,7 +644,7 @@ func plural(n int, one, many string) string {
 // exits 1.
 func (r *chunkRun) fail(path, msg string) {
 	r.failed = true
-	r.summary.Skip(pipeline.Failed.String())
+	r.summary.Skip(plan.Failed.String())
 	r.warn(path, strings.TrimPrefix(msg, path+": "))
 }
 

@@ -129,9 +129,9 @@ func TestStdin(t *testing.T) {
 			t.Errorf("%v: status %d, stderr %q; want 2 and %q", tc.args, code, stderr, tc.want)
 		}
 	}
-	// Too large is refused like a file.
+	// Too large is refused like a named file: status 3.
 	_, stderr, code = run(t, frictionPy, "chunk", "--lang", "python", "--max-file-size", "10", "-")
-	if code != 0 || !strings.Contains(stderr, "castchunk: <stdin>: file too large") {
+	if code != ExitUnreadable || !strings.Contains(stderr, "castchunk: <stdin>: file too large") {
 		t.Errorf("stdin over --max-file-size: status %d, stderr %q", code, stderr)
 	}
 }

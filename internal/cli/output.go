@@ -203,7 +203,7 @@ func outputAmongInputs(name string, jobs []pipeline.Job) ([]pipeline.Job, error)
 			continue
 		}
 		if in, err := os.Stat(j.OSPath); err == nil && os.SameFile(in, out) {
-			if j.Named || j.Lang != nil {
+			if j.Named || j.Decision.Lang != nil {
 				return nil, usageError("-o %s is one of the files to chunk (%s): it would be replaced by its records", quoteName(name), quoteName(j.Path))
 			}
 			return append(jobs[:i:i], jobs[i+1:]...), nil

@@ -3,7 +3,8 @@ package eval
 import (
 	"context"
 	"fmt"
-	"os"
+	fate "github.com/castchunk/castchunk/internal/plan"
+	"github.com/castchunk/castchunk/internal/regular"
 	"slices"
 	"strings"
 	"sync"
@@ -35,7 +36,7 @@ func (pl *planner) read(e *entry) ([]byte, error) {
 	if e.Blob != "" {
 		src, err = pl.cat.read(e.Blob)
 	} else {
-		src, err = os.ReadFile(e.OSPath)
+		src, err = regular.ReadFile(nil, e.OSPath, 0)
 	}
 	if err != nil {
 		return nil, err
@@ -193,15 +194,16 @@ func (pl *planner) fileTargets(id int32, parser *parse.Parser, finder *outline.F
 	if err != nil {
 		return nil, tally, err
 	}
-	if readable(e.Rel, src, pl.opt.MaxFileSize) != "" {
+	c := pl.content(e, src)
+	if c.Fate != fate.Chunked || c.Lang == nil {
 		return nil, tally, nil
 	}
-	tree, err := parser.Parse(src, e.Lang)
+	tree, err := parser.Parse(src, c.Lang)
 	if err != nil {
 		return nil, tally, nil
 	}
 	defer tree.Close()
-	defs, err := finder.Find(e.Lang, src, tree)
+	defs, err := finder.Find(c.Lang, src, tree)
 	if err != nil {
 		return nil, tally, nil
 	}

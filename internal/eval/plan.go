@@ -5,11 +5,11 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	fate "github.com/castchunk/castchunk/internal/plan"
+	"github.com/castchunk/castchunk/internal/walk"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/castchunk/castchunk/internal/detect"
 	"github.com/castchunk/castchunk/internal/lang"
 )
 
@@ -23,8 +23,21 @@ type entry struct {
 	OSPath string // the file on disk, when Blob is ""
 	Cut    int    // bytes kept; -1: all of them
 	Size   int64
-	Lang   *lang.Language
+	Attrs  walk.Attrs     // its git attributes (a folder's files; none for git's blobs)
+	Lang   *lang.Language // what its name tells (plan.Policy.ByName); nil: its shebang decides
 }
+
+// file is the entry as package plan sees it.
+func (e *entry) file() fate.File { return fate.File{Path: e.Path, Rel: e.Rel, Attrs: e.Attrs} }
+
+// content settles an entry's fate from its bytes, as castchunk chunk does.
+func (pl *planner) content(e *entry, src []byte) fate.Content {
+	return pl.policy().ByContent(e.file(), fate.Decision{Lang: e.Lang}, src)
+}
+
+// policy is how eval chooses files: castchunk chunk's defaults, with its
+// --max-file-size.
+func (pl *planner) policy() fate.Policy { return fate.Policy{MaxFileSize: pl.opt.MaxFileSize} }
 
 func (e *entry) key() string {
 	return fmt.Sprintf("%s\x00%s\x00%s\x00%d", e.Path, e.Blob, e.OSPath, e.Cut)
@@ -50,9 +63,9 @@ type query struct {
 	GoldLines, GoldIDs []string
 }
 
-// plan is every query, in the order they are scored, and every entry
+// queryPlan is every query, in the order they are scored, and every entry
 // some query's index holds, sorted by path.
-type plan struct {
+type queryPlan struct {
 	entries []*entry
 	queries []*query
 	counts  map[string]*Counts
@@ -90,7 +103,7 @@ type planner struct {
 	opt   *Options
 	repo  *gitRepo
 	cat   *catFile
-	p     *plan
+	p     *queryPlan
 	ids   map[string]int32
 	state map[string]int32 // the current tree: path -> entry
 	last  map[string]int32 // the tree of the previous query
@@ -101,7 +114,7 @@ type planner struct {
 func newPlanner(opt *Options, repo *gitRepo, cat *catFile, commit string) *planner {
 	return &planner{
 		opt: opt, repo: repo, cat: cat,
-		p:   &plan{counts: map[string]*Counts{}, commit: commit},
+		p:   &queryPlan{counts: map[string]*Counts{}, commit: commit},
 		ids: map[string]int32{}, state: map[string]int32{}, last: map[string]int32{}, dirty: map[string]bool{},
 	}
 }
@@ -206,20 +219,37 @@ func (pl *planner) finish(ctx context.Context) error {
 }
 
 // wanted reports whether a file of the repository is indexed, by its path:
-// under the folder evaluated, not hidden, a language castchunk parses (by
-// its name), not vendored. Generated, binary, oversized and non-UTF-8 files
-// are left out later, by their content, as castchunk chunk leaves them out.
+// under the folder evaluated, not hidden (as the walk leaves hidden files
+// out), and not left out by its name (package plan, as castchunk chunk
+// decides: vendored, a name that is not UTF-8). Its bytes decide the rest
+// later (pl.content).
 func (pl *planner) wanted(p string) (rel string, l *lang.Language, ok bool) {
 	prefix := ""
 	if pl.repo != nil {
 		prefix = pl.repo.prefix
 	}
 	rel, ok = strings.CutPrefix(p, prefix)
-	if !ok || hidden(rel) || detect.Vendored(rel, nil) {
+	if !ok || hidden(rel) {
 		return "", nil, false
 	}
-	l = lang.ForPath(p)
-	return rel, l, l != nil
+	d := pl.policy().ByName(fate.File{Path: p, Rel: rel})
+	return rel, d.Lang, d.Fate == fate.Chunked
+}
+
+// touches reports whether a commit's change to a file changes an indexed
+// file: one wanted by its name with a grammar, or, for a name with none,
+// one whose earlier version's shebang gives one (an added file without a
+// grammar by name gives no gold lines, so it is not read).
+func (pl *planner) touches(f fileDiff) (bool, error) {
+	_, l, ok := pl.wanted(f.Path)
+	if !ok || l != nil {
+		return ok, nil
+	}
+	if f.OldBlob == "" {
+		return false, nil
+	}
+	src, err := pl.cat.read(f.OldBlob)
+	return err == nil && fate.Shebang(src) != nil, err
 }
 
 // hidden reports whether a path has a component starting with a dot.
@@ -274,25 +304,6 @@ func (pl *planner) moveTo(ctx context.Context, from, to string) error {
 	return nil
 }
 
-// readable reports why the bytes of a file would not be chunked ("" when
-// they would): the rules of castchunk chunk (docs/design.md, "Encodings";
-// generated files; --max-file-size's default).
-func readable(rel string, src []byte, maxSize int64) string {
-	switch {
-	case maxSize > 0 && int64(len(src)) > maxSize:
-		return "too large"
-	case bytes.HasPrefix(src, []byte{0xff, 0xfe}) || bytes.HasPrefix(src, []byte{0xfe, 0xff}):
-		return "encoding"
-	case bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0:
-		return "binary"
-	case !utf8.Valid(bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))):
-		return "encoding"
-	case detect.Generated(rel, src, nil):
-		return "generated"
-	}
-	return ""
-}
-
 // trailers are the lines at the end of a commit message that are not
 // about the change.
 var trailers = []string{"signed-off-by:", "co-authored-by:", "reviewed-by:", "acked-by:", "tested-by:",
@@ -329,7 +340,12 @@ func (pl *planner) history(ctx context.Context) error {
 	err := pl.repo.gitLog(ctx, pl.p.commit, func(cm *commit) bool {
 		var touched []fileDiff
 		for _, f := range cm.Files {
-			if _, _, ok := pl.wanted(f.Path); ok {
+			ok, err := pl.touches(f)
+			if err != nil {
+				failed = err
+				return false
+			}
+			if ok {
 				touched = append(touched, f)
 			}
 		}
@@ -404,8 +420,8 @@ func (pl *planner) commitQuery(cm *commit, touched []fileDiff) (*query, string, 
 		if err != nil {
 			return nil, "", err
 		}
-		rel, _, _ := pl.wanted(f.Path)
-		if readable(rel, src, pl.opt.MaxFileSize) != "" {
+		rel, l, _ := pl.wanted(f.Path)
+		if pl.content(&entry{Path: f.Path, Rel: rel, Lang: l}, src).Fate != fate.Chunked {
 			continue
 		}
 		n := bytes.Count(src, []byte{'\n'})

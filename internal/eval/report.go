@@ -93,7 +93,7 @@ var metricNames = map[string][]string{
 }
 
 // report gathers the configurations' scores into a report.
-func report(opt *Options, p *plan, configs []Config, results []*scores) *Report {
+func report(opt *Options, p *queryPlan, configs []Config, results []*scores) *Report {
 	rep := &Report{
 		Path: opt.Path, Commit: p.commit, Seed: opt.Seed, Budget: opt.Budget, Resamples: opt.Resamples,
 		Baseline:    baselineName(opt.Baseline),

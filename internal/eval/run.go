@@ -13,15 +13,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	fate "github.com/castchunk/castchunk/internal/plan"
 	"io"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
 
 	"github.com/castchunk/castchunk/internal/chunk"
-	"github.com/castchunk/castchunk/internal/detect"
 	"github.com/castchunk/castchunk/internal/enrich"
-	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/pipeline"
 	"github.com/castchunk/castchunk/internal/walk"
@@ -196,8 +195,8 @@ func withBaselines(cs []Config, b Baseline) []Config {
 }
 
 // folder makes the base tree of a plain folder: its files as castchunk
-// chunk lists them (git's ignore rules, hidden files left out), with a
-// grammar by name or linguist attribute, vendored ones left out.
+// chunk lists them (git's ignore rules, hidden files left out), each as its
+// name and attributes decide (package plan).
 func (pl *planner) folder() error {
 	files, _, err := walk.List([]string{pl.opt.Path}, walk.Options{})
 	if err != nil {
@@ -212,21 +211,18 @@ func (pl *planner) folder() error {
 		if !ok {
 			continue
 		}
-		var l *lang.Language
-		if f.Attrs.Language != "" {
-			l = lang.ForLinguist(f.Attrs.Language)
-		}
-		if l == nil {
-			l = lang.ForPath(p)
-		}
-		if l == nil || detect.Vendored(p, nil) {
+		e := &entry{Path: p, Rel: p, Cut: -1, Size: f.Size, Attrs: f.Attrs}
+		d := pl.policy().ByName(e.file())
+		if d.Fate != fate.Chunked {
 			continue
 		}
+		e.Lang = d.Lang
 		abs, err := filepath.Abs(f.OSPath)
 		if err != nil {
 			return err
 		}
-		pl.set(p, pl.intern(&entry{Path: p, Rel: p, OSPath: abs, Cut: -1, Size: f.Size, Lang: l}))
+		e.OSPath = abs
+		pl.set(p, pl.intern(e))
 	}
 	return nil
 }
@@ -259,12 +255,12 @@ func evaluate(ctx context.Context, pl *planner, c Config) (*scores, error) {
 		return nil, err
 	}
 	opt := pl.opt
-	cfg := pipeline.Config{Jobs: opt.Jobs, Setup: setup, MaxFileSize: opt.MaxFileSize,
+	cfg := pipeline.Config{Jobs: opt.Jobs, Setup: setup, Plan: pl.policy(),
 		Enrich: enrich.Options{Context: c.Context, Text: c.Context}}
 	entries := pl.p.entries
 	jobs := make([]pipeline.Job, len(entries))
 	for i, e := range entries {
-		jobs[i] = pipeline.Job{Path: e.Path, OSPath: e.OSPath, Lang: e.Lang, Size: e.Size, Rel: e.Rel}
+		jobs[i] = cfg.NewJob(e.file(), e.OSPath, e.Size)
 		if e.Blob != "" || e.Cut >= 0 {
 			jobs[i].OSPath = e.Path
 			jobs[i].Reader = &lazyReader{pl: pl, e: e}
@@ -286,9 +282,9 @@ func evaluate(ctx context.Context, pl *planner, c Config) (*scores, error) {
 		spans[e][0] = int32(len(docs))
 		defer func() { spans[e][1] = int32(len(docs)) }()
 		switch r.Outcome {
-		case pipeline.Chunked:
+		case fate.Chunked:
 			s.chunked++
-		case pipeline.Failed:
+		case fate.Failed:
 			s.skipped[r.Outcome.String()]++
 			if opt.Warn != nil {
 				opt.Warn(r.Job.Path, r.Message)

@@ -13,6 +13,8 @@ import (
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/pipeline"
+	"github.com/castchunk/castchunk/internal/plan"
+	"github.com/castchunk/castchunk/internal/walk"
 )
 
 // lineGroups is a throwaway method, declared the way a real one is: every
@@ -182,13 +184,13 @@ func TestDetection(t *testing.T) {
 		if err := os.WriteFile(p, []byte(files[name]), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		jobs = append(jobs, pipeline.Job{Path: name, OSPath: p, Lang: lang.ForPath(name)})
+		jobs = append(jobs, pipeline.Job{File: plan.File{Path: name}, Decision: plan.Decision{Lang: lang.ForPath(name)}, OSPath: p})
 	}
 	summary := func(rs []result) string {
 		var b strings.Builder
 		for _, r := range rs {
 			m := r.Method
-			if r.Skip != pipeline.Chunked {
+			if r.Skip != plan.Chunked {
 				m = ""
 			}
 			fmt.Fprintf(&b, "%s:%s:%s:%s ", r.Job.Path, r.Skip, r.Language, m)
@@ -197,24 +199,22 @@ func TestDetection(t *testing.T) {
 	}
 	cfg := config(1, 100)
 	got := summary(run(t, jobs, cfg))
-	want := "Dockerfile:unsupported:: bin/tool::python:cast gen/model.py:generated:python: notes.txt:unsupported:: package-lock.json:generated:json: photo.png:unsupported:: "
+	want := "Dockerfile:unsupported:: bin/tool:chunked:python:cast gen/model.py:generated:python: notes.txt:unsupported:: package-lock.json:generated:json: photo.png:unsupported:: "
 	if got != want {
 		t.Errorf("default:\n got %s\nwant %s", got, want)
 	}
-	text := method.Fallback(100)
-	cfg.Text, cfg.KeepGenerated = &text, true
+	cfg.Plan.Text, cfg.Plan.KeepGenerated = true, true
 	got = summary(run(t, jobs, cfg))
-	want = "Dockerfile::dockerfile:sliding bin/tool::python:cast gen/model.py::python:cast notes.txt::text:sliding package-lock.json::json:cast photo.png:binary:: "
+	want = "Dockerfile:chunked:dockerfile:sliding bin/tool:chunked:python:cast gen/model.py:chunked:python:cast notes.txt:chunked:text:sliding package-lock.json:chunked:json:cast photo.png:binary:: "
 	if got != want {
 		t.Errorf("--all-text --include-generated:\n got %s\nwant %s", got, want)
 	}
 	// Attributes and naming override the rules.
-	no := false
 	cfg = config(1, 100)
-	jobs[2].Generated = &no // gen/model.py: linguist-generated=false
-	jobs[4].Named = true    // package-lock.json named on the command line
+	jobs[2].Attrs.Generated = walk.No // gen/model.py: linguist-generated=false
+	jobs[4].Named = true              // package-lock.json named on the command line
 	got = summary(run(t, jobs[2:5], cfg))
-	want = "gen/model.py::python:cast notes.txt:unsupported:: package-lock.json::json:cast "
+	want = "gen/model.py:chunked:python:cast notes.txt:unsupported:: package-lock.json:chunked:json:cast "
 	if got != want {
 		t.Errorf("attributes:\n got %s\nwant %s", got, want)
 	}

@@ -7,49 +7,36 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"sync"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
-	"github.com/castchunk/castchunk/internal/bytesize"
 	"github.com/castchunk/castchunk/internal/cache"
 	"github.com/castchunk/castchunk/internal/chunk"
-	"github.com/castchunk/castchunk/internal/detect"
 	"github.com/castchunk/castchunk/internal/enrich"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/parse"
+	"github.com/castchunk/castchunk/internal/plan"
 	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/regular"
 )
 
-// Job is one file to chunk.
+// Job is one file to chunk: what the listing knows of it and what its
+// name decided (plan.Policy.ByName). A job whose Decision is not
+// plan.Chunked is not read: its result says why it was left out.
 type Job struct {
-	Path   string    // display path, written into records
-	OSPath string    // path to read
-	Reader io.Reader // read this instead of OSPath (standard input)
-	// Lang is the grammar the file's name (or --lang, or its git
-	// attributes) gives; nil when the name gives none: the worker then
-	// reads the file's shebang, and with Config.Text chunks it as text.
-	Lang *lang.Language
-	Size int64 // size when listed: what the job weighs in the window
-	// Generated is the file's linguist-generated attribute (nil: GitHub's
-	// rules decide); Named files are never skipped as generated. Rel is
-	// the path below the root argument, which those rules see, so that a
-	// folder the user named (node_modules/x) is not generated as a whole;
-	// "" means Path.
-	Generated *bool
-	Named     bool
-	Rel       string
+	plan.File
+	Decision plan.Decision
+	OSPath   string    // path to read
+	Reader   io.Reader // read this instead of OSPath (standard input)
+	Size     int64     // size when listed: what the job weighs in the window
 }
 
 // Config is how every file is chunked.
@@ -57,43 +44,33 @@ type Config struct {
 	Jobs         int         // workers; < 1 means 1, and never more than the jobs
 	Setup        chunk.Setup // the method, budget and options; checked by the caller
 	ParseTimeout time.Duration
-	MaxFileSize  int64        // > 0: bigger files are skipped (SkipTooLarge), unread
 	Cache        *cache.Cache // nil: no cache
-	// Text, when set (--all-text), chunks the text files no grammar
-	// parses; otherwise they are SkipUnsupported.
-	Text *chunk.Setup
-	// KeepGenerated chunks generated files too (--include-generated).
-	KeepGenerated bool
+	// Plan decides each file's fate from its bytes (ByContent); with
+	// Plan.Text, text no grammar parses is chunked with the method when it
+	// needs no tree, else with the fallback.
+	Plan plan.Policy
 	// Enrich asks for scope, token counts, a token budget and the
 	// embedding text (--context, --tokenizer, --max-tokens, --embed-text).
 	Enrich enrich.Options
 }
 
-// Outcome says what became of a file.
-type Outcome int
-
-// Outcomes. Every one but Chunked leaves the file out of the output.
-const (
-	Chunked         Outcome = iota
-	SkipBinary              // a NUL byte near the start
-	SkipEncoding            // not UTF-8, or a name that is not
-	SkipTooLarge            // over the size limit
-	SkipUnreadable          // could not be opened or read
-	SkipUnsupported         // no grammar for it, and not asked to chunk text
-	SkipGenerated           // generated (lock file, minified, "DO NOT EDIT"), not asked for
-	Failed                  // a chunker broke a guarantee: a bug, reported, never written
-)
-
-// String is the reason as --stats counts it.
-func (o Outcome) String() string {
-	return [...]string{"", "binary", "encoding", "too large", "unreadable", "unsupported", "generated", "failed"}[o]
+// NewJob makes the job of a listed file, deciding what its name tells
+// (plan.Policy.ByName). A file left out by its name weighs nothing in the
+// window: it is never read.
+func (c Config) NewJob(f plan.File, osPath string, size int64) Job {
+	d := c.Plan.ByName(f)
+	if d.Fate != plan.Chunked {
+		size = 0
+	}
+	return Job{File: f, Decision: d, OSPath: osPath, Size: size}
 }
 
 // Result is the outcome for one file, delivered in job order.
 type Result struct {
 	Job             Job
-	Outcome         Outcome
+	Outcome         plan.Fate      // Chunked, a reason it was left out, or Failed
 	Message         string         // for the user: why the file was left out, or why it fell back; "" when all went well
+	Lang            *lang.Language // the grammar it was parsed with; nil for text and for files left out
 	Language        string         // the language written into records: the grammar's, or a text name
 	Method          *chunk.Method  // the method that made Spans: the configured one, or the fallback after a failed parse
 	Src             []byte         // the file; valid until the sink returns
@@ -103,9 +80,6 @@ type Result struct {
 	Cached          bool           // the spans came from the cache
 	CacheErr        error          // the cache could not store the result (the run goes on)
 }
-
-// binaryProbe is how much of a file is searched for a NUL byte, as git does.
-const binaryProbe = 8000
 
 // maxInFlight is the most files between being handed to a worker and being
 // written. The window is sized by bytes (windowBytes); this only bounds the
@@ -203,7 +177,6 @@ type worker struct {
 	chunker         chunk.Chunker
 	fallback        chunk.Setup
 	fallbackChunker chunk.Chunker  // made when first needed
-	textChunker     chunk.Chunker  // for Config.Text, made when first needed
 	sizer           chunk.Sizer    // checks cache entries
 	enrich          *enrich.Worker // nil when Config.Enrich asks for nothing
 	free            chan []byte    // read buffers to reuse
@@ -229,9 +202,6 @@ func (w *worker) close() {
 	if w.fallbackChunker != nil {
 		w.fallbackChunker.Close()
 	}
-	if w.textChunker != nil {
-		w.textChunker.Close()
-	}
 	if w.enrich != nil {
 		w.enrich.Close()
 	}
@@ -244,7 +214,7 @@ func (w *worker) close() {
 func (w *worker) run(job Job) (r *Result) {
 	defer func() {
 		if p := recover(); p != nil {
-			r = &Result{Job: job, Method: w.cfg.Setup.Method, Outcome: Failed,
+			r = &Result{Job: job, Method: w.cfg.Setup.Method, Outcome: plan.Failed,
 				Message: fmt.Sprintf("internal error, castchunk crashed on this file (a bug; please report it): %v", p)}
 			w.chunker.Close()
 			w.chunker = w.cfg.Setup.New()
@@ -255,92 +225,95 @@ func (w *worker) run(job Job) (r *Result) {
 
 // process reads, parses and chunks one file.
 func (w *worker) process(job Job) *Result {
-	r := &Result{Job: job, Method: w.cfg.Setup.Method}
-	if !utf8.ValidString(job.Path) {
-		// A record holds its path as JSON text; this one cannot be written
-		// exactly, and castchunk never writes a replaced character.
-		r.Outcome, r.Message = SkipEncoding, "file name is not valid UTF-8; skipped"
+	r := &Result{Job: job, Method: w.cfg.Setup.Method, Outcome: job.Decision.Fate, Message: job.Decision.Message}
+	if r.Outcome != plan.Chunked {
 		return r
 	}
-	var buf []byte
-	select {
-	case buf = <-w.free:
-	default:
+	src, c := w.read(job)
+	if c.Fate == plan.Chunked {
+		c = w.cfg.Plan.ByContent(job.File, job.Decision, src)
 	}
-	if job.Lang == nil && w.cfg.Text == nil && job.Reader == nil {
-		// Only a shebang can give this file a grammar: read its head
-		// before the whole of it.
-		head, err := readHead(job.OSPath)
-		if err != nil {
-			r.Outcome, r.Message = classify(err)
-			return r
-		}
-		if job.Lang = lang.ForInterpreter(detect.Interpreter(head)); job.Lang == nil {
-			r.Outcome = SkipUnsupported
-			return r
-		}
-		r.Job.Lang = job.Lang
-	}
-	var src []byte
-	var err error
-	if job.Reader != nil {
-		src, err = readAll(buf, job.Reader, w.cfg.MaxFileSize)
-	} else {
-		src, err = readFile(buf, job.OSPath, w.cfg.MaxFileSize)
-	}
-	if err != nil {
-		r.Outcome, r.Message = classify(err)
-		return r
-	}
-	r.Src = src
-	if r.Outcome, r.Message = checkText(src); r.Outcome != Chunked {
-		return r
-	}
-	if r.Outcome = w.identify(r, src); r.Outcome != Chunked {
+	r.Src = src // handed back for reuse even when the file is left out
+	r.Outcome, r.Message, r.Lang, r.Language = c.Fate, c.Message, c.Lang, c.Language
+	if r.Outcome != plan.Chunked {
 		return r
 	}
 	spans, err := w.cachedChunk(r, src)
 	if err != nil {
-		r.Outcome, r.Message = Failed, err.Error()
+		r.Outcome, r.Message = plan.Failed, err.Error()
 		return r
 	}
 	r.Spans = append([]chunk.Span(nil), spans...) // the chunker reuses its slice
 	return r
 }
 
-// identify settles the file's language once its bytes are read: the
-// grammar its name gave, else its shebang's, else (with Config.Text) a
-// text name; and leaves generated files out unless asked for them.
-func (w *worker) identify(r *Result, src []byte) Outcome {
-	if r.Job.Lang == nil {
-		r.Job.Lang = lang.ForInterpreter(detect.Interpreter(src))
-	}
-	switch {
-	case r.Job.Lang != nil:
-		r.Language = r.Job.Lang.Name
-	case w.cfg.Text != nil:
-		r.Language = detect.TextName(r.Job.Path, src)
+// read reads the job's file (or its Reader), opened once, into a reused
+// buffer. When only a shebang can give the file a grammar, its head is read
+// first, and the rest only when the head names one. A file that cannot be
+// read, or is left out by its head, is returned with its fate.
+func (w *worker) read(job Job) ([]byte, plan.Content) {
+	var buf []byte
+	select {
+	case buf = <-w.free:
 	default:
-		return SkipUnsupported
 	}
-	rel := r.Job.Rel
-	if rel == "" {
-		rel = r.Job.Path
+	limit := w.cfg.Plan.MaxFileSize
+	r, size := job.Reader, int64(-1)
+	if r == nil {
+		// The type is checked on the opened descriptor, and a FIFO put
+		// where a file was listed cannot hang the run (package regular).
+		f, info, err := regular.Open(job.OSPath, 0)
+		if err != nil {
+			return nil, plan.ReadFailure(err)
+		}
+		defer f.Close()
+		r, size = f, info.Size()
 	}
-	if !w.cfg.KeepGenerated && !r.Job.Named && detect.Generated(rel, src, r.Job.Generated) {
-		return SkipGenerated
+	if w.cfg.Plan.HeadDecides(job.Decision) {
+		var err error
+		if buf, err = readHead(buf, r); err != nil {
+			return nil, plan.ReadFailure(err)
+		}
+		if c, ok := w.cfg.Plan.ByHead(job.File, buf); !ok {
+			return nil, c // no grammar: unsupported, whatever its size
+		}
 	}
-	return Chunked
+	if size >= 0 {
+		if limit > 0 && size > limit {
+			return nil, plan.ReadFailure(regular.TooLargeError{Size: size, Limit: limit})
+		}
+		buf = regular.Grow(buf, size)
+	}
+	src, err := regular.ReadAll(buf, r, limit)
+	return src, readFailure(err)
+}
+
+// readHead reads up to plan.HeadSize bytes of f into buf.
+func readHead(buf []byte, f io.Reader) ([]byte, error) {
+	if cap(buf) < plan.HeadSize {
+		buf = make([]byte, 0, plan.HeadSize)
+	}
+	n, err := io.ReadFull(f, buf[:plan.HeadSize])
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		err = nil
+	}
+	return buf[:n], err
+}
+
+// readFailure is the fate of a read: Chunked when err is nil.
+func readFailure(err error) plan.Content {
+	if err == nil {
+		return plan.Content{}
+	}
+	return plan.ReadFailure(err)
 }
 
 // setup is how the file of r is chunked: with the configured method, or,
-// for text no grammar parses, with the text setup.
+// for text no grammar parses (Config.Plan.Text), with the fallback when the
+// method needs a tree, which text has not.
 func (w *worker) setup(r *Result) (chunk.Setup, chunk.Chunker) {
-	if r.Job.Lang == nil {
-		if w.textChunker == nil {
-			w.textChunker = w.cfg.Text.New()
-		}
-		return *w.cfg.Text, w.textChunker
+	if r.Lang == nil && w.cfg.Setup.Method.NeedsTree {
+		return w.fallback, w.fallbackChunk()
 	}
 	return w.cfg.Setup, w.chunker
 }
@@ -410,9 +383,9 @@ func (w *worker) chunk(r *Result, src []byte, cached []chunk.Span) ([]chunk.Span
 	setup, chunker := w.setup(r)
 	var tree *sitter.Tree
 	needTree := cached == nil && setup.Method.NeedsTree
-	if needTree || w.enrich != nil && w.cfg.Enrich.NeedsDefs() && r.Job.Lang != nil {
+	if needTree || w.enrich != nil && w.cfg.Enrich.NeedsDefs() && r.Lang != nil {
 		var err error
-		tree, err = w.parser.Parse(src, r.Job.Lang)
+		tree, err = w.parser.Parse(src, r.Lang)
 		if err != nil && needTree {
 			if errors.Is(err, parse.ErrTimeout) {
 				err = fmt.Errorf("parse timed out after %v", w.cfg.ParseTimeout)
@@ -433,7 +406,7 @@ func (w *worker) chunk(r *Result, src []byte, cached []chunk.Span) ([]chunk.Span
 	if w.enrich != nil {
 		budget.Tokens = w.cfg.Enrich.MaxTokens
 		var err error
-		if in, err = w.enrich.Begin(r.Job.Path, r.Job.Lang, src, tree, budget); err != nil {
+		if in, err = w.enrich.Begin(r.Job.Path, r.Lang, src, tree, budget); err != nil {
 			return nil, err
 		}
 	}
@@ -476,116 +449,4 @@ func (w *worker) fallbackChunk() chunk.Chunker {
 		w.fallbackChunker = w.fallback.New()
 	}
 	return w.fallbackChunker
-}
-
-// readFile reads a whole file into buf, refusing to read more than limit
-// bytes.
-func readFile(buf []byte, name string, limit int64) ([]byte, error) {
-	// The type is checked on the opened descriptor, and a FIFO put where a
-	// file was listed cannot hang the run (package regular).
-	f, info, err := regular.Open(name, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if limit > 0 && info.Size() > limit {
-		return nil, TooLargeError{Size: info.Size(), Limit: limit}
-	}
-	if need := int(info.Size()) + 1; cap(buf) < need {
-		buf = make([]byte, 0, need)
-	}
-	// Read to EOF rather than trusting the size: the file may change.
-	return readAll(buf, f, limit)
-}
-
-// headSize is how much of a file is read to find its shebang.
-const headSize = 512
-
-// readHead reads the start of a file, refusing anything but a regular file
-// (as readFile does).
-func readHead(name string) ([]byte, error) {
-	f, _, err := regular.Open(name, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	head := make([]byte, headSize)
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return nil, err
-	}
-	return head[:n], nil
-}
-
-// readAll reads r to its end into buf, refusing to read more than limit
-// bytes (0: no limit).
-func readAll(buf []byte, r io.Reader, limit int64) ([]byte, error) {
-	buf = buf[:0]
-	for {
-		if limit > 0 && int64(len(buf)) > limit {
-			return nil, TooLargeError{Size: int64(len(buf)), Limit: limit}
-		}
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-}
-
-// TooLargeError is a file over the size limit (Config.MaxFileSize). The
-// file is not read: its size, as the file system gives it, is enough.
-type TooLargeError struct {
-	Size, Limit int64
-}
-
-func (e TooLargeError) Error() string {
-	return fmt.Sprintf("file too large (%s > %s limit); skipped", bytesize.Format(e.Size), bytesize.Format(e.Limit))
-}
-
-// classify turns a read error into a skip reason and a message for people.
-func classify(err error) (Outcome, string) {
-	var large TooLargeError
-	if errors.As(err, &large) {
-		return SkipTooLarge, large.Error()
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return SkipUnreadable, "no such file or directory (did it vanish while castchunk ran?)"
-	case errors.Is(err, fs.ErrPermission):
-		return SkipUnreadable, "permission denied"
-	}
-	return SkipUnreadable, err.Error()
-}
-
-// checkText says why src cannot be chunked as text (Chunked when it can).
-// The policy (README, "Encodings"): UTF-8 only, with or without a BOM; files
-// in other encodings are skipped with a warning, never transcoded or
-// emitted with replaced characters.
-func checkText(src []byte) (Outcome, string) {
-	if isUTF16(src) {
-		return SkipEncoding, "UTF-16 text is not supported, only UTF-8; skipped"
-	}
-	if bytes.IndexByte(src[:min(len(src), binaryProbe)], 0) >= 0 {
-		return SkipBinary, "binary file (NUL byte); skipped"
-	}
-	body := bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
-	if !utf8.Valid(body) {
-		return SkipEncoding, fmt.Sprintf("not valid UTF-8 (bad byte at offset %d); skipped", len(src)-len(body)+chunk.FirstInvalid(body))
-	}
-	return Chunked, ""
-}
-
-func isUTF16(src []byte) bool {
-	return bytes.HasPrefix(src, []byte{0xff, 0xfe}) || bytes.HasPrefix(src, []byte{0xfe, 0xff})
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/pipeline"
+	"github.com/castchunk/castchunk/internal/plan"
 	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/sliding"
 )
@@ -54,7 +55,7 @@ func job(dir, name string) pipeline.Job {
 	if l == nil {
 		l = lang.ByName("python")
 	}
-	return pipeline.Job{Path: name, OSPath: filepath.Join(dir, filepath.FromSlash(name)), Lang: l}
+	return pipeline.Job{File: plan.File{Path: name}, Decision: plan.Decision{Lang: l}, OSPath: filepath.Join(dir, filepath.FromSlash(name))}
 }
 
 const (
@@ -80,7 +81,7 @@ type result struct {
 	Sizes    []int
 	Bytes    int
 	Method   string
-	Skip     pipeline.Outcome // Chunked, a skip, or Failed
+	Skip     plan.Fate // Chunked, a skip, or Failed
 	Warning  string
 	Internal error // the message of a Failed outcome
 }
@@ -96,11 +97,11 @@ func run(t *testing.T, jobs []pipeline.Job, cfg pipeline.Config) []result {
 		if r.Method != nil {
 			c.Method = r.Method.Name
 		}
-		if r.Outcome == pipeline.Failed {
+		if r.Outcome == plan.Failed {
 			c.Internal = errors.New(r.Message)
-			c.Skip, c.Warning = pipeline.Chunked, ""
+			c.Skip, c.Warning = plan.Chunked, ""
 		}
-		if r.Outcome == pipeline.Chunked {
+		if r.Outcome == plan.Chunked {
 			f := record.File{Path: r.Job.Path, Language: r.Language, Method: c.Method, Src: r.Src}
 			var err error
 			if c.Records, err = record.AppendFile(nil, f, r.Spans); err != nil {
@@ -171,7 +172,7 @@ func checkTiles(t *testing.T, r result, content, method string, budget int) {
 	recs := decode(t, r.Records)
 	var whole strings.Builder
 	for i, c := range recs {
-		if c.Path != r.Job.Path || c.Language != r.Job.Lang.Name || c.Method != method || c.Index != i || c.Size > budget {
+		if c.Path != r.Job.Path || c.Language != r.Lang.Name || c.Method != method || c.Index != i || c.Size > budget {
 			t.Errorf("%s: record %d: path %q language %q method %q index %d size %d", r.Job.Path, i, c.Path, c.Language, c.Method, c.Index, c.Size)
 		}
 		if i < len(r.Sizes) && r.Sizes[i] != c.Size {
@@ -232,7 +233,7 @@ func TestResultsInJobOrder(t *testing.T) {
 				if r.Internal != nil {
 					t.Errorf("%s: internal error %v", r.Job.Path, r.Internal)
 				}
-				if r.Skip == pipeline.Chunked {
+				if r.Skip == plan.Chunked {
 					checkTiles(t, r, files[i].content, methodCast, 200)
 				}
 			}
@@ -248,7 +249,7 @@ func TestResultsInJobOrder(t *testing.T) {
 	if len(decode(t, rs[0].Records)) < 100 {
 		t.Errorf("big.py gave %d records", len(decode(t, rs[0].Records)))
 	}
-	if rs[6].Skip != pipeline.SkipBinary || rs[7].Skip != pipeline.SkipEncoding {
+	if rs[6].Skip != plan.Binary || rs[7].Skip != plan.Encoding {
 		t.Errorf("bin.py, bad.py: skips %v, %v", rs[6].Skip, rs[7].Skip)
 	}
 	if !rs[8].HasSyntaxErrors || rs[8].Method != methodCast || len(rs[8].Records) == 0 {
@@ -268,31 +269,31 @@ func TestSkips(t *testing.T) {
 		content *string // nil: the file does not exist
 		path    string  // Job.Path, when not the file's name
 		limit   int64
-		skip    pipeline.Outcome
+		skip    plan.Fate
 		warning string
 		bytes   int
 	}{
-		{name: "bin.py", content: ptr("x = 1\x00\n"), skip: pipeline.SkipBinary,
+		{name: "bin.py", content: ptr("x = 1\x00\n"), skip: plan.Binary,
 			warning: "binary file (NUL byte); skipped", bytes: 7},
-		{name: "nul-at-7999.py", content: ptr(probe + "\x00"), skip: pipeline.SkipBinary,
+		{name: "nul-at-7999.py", content: ptr(probe + "\x00"), skip: plan.Binary,
 			warning: "binary file (NUL byte); skipped", bytes: 8000},
-		{name: "bad.py", content: ptr("x = 1\n\xff\n"), skip: pipeline.SkipEncoding,
+		{name: "bad.py", content: ptr("x = 1\n\xff\n"), skip: plan.Encoding,
 			warning: "not valid UTF-8 (bad byte at offset 6); skipped", bytes: 8},
-		{name: "bom-bad.py", content: ptr("\ufeffx\xc3("), skip: pipeline.SkipEncoding,
+		{name: "bom-bad.py", content: ptr("\ufeffx\xc3("), skip: plan.Encoding,
 			warning: "not valid UTF-8 (bad byte at offset 4); skipped", bytes: 6},
-		{name: "truncated.py", content: ptr("x = '\xc3"), skip: pipeline.SkipEncoding,
+		{name: "truncated.py", content: ptr("x = '\xc3"), skip: plan.Encoding,
 			warning: "not valid UTF-8 (bad byte at offset 5); skipped", bytes: 6},
-		{name: "latin1.py", content: ptr("s = 'caf\xe9'\n"), skip: pipeline.SkipEncoding,
+		{name: "latin1.py", content: ptr("s = 'caf\xe9'\n"), skip: plan.Encoding,
 			warning: "not valid UTF-8 (bad byte at offset 8); skipped", bytes: 11},
-		{name: "utf16le.py", content: ptr("\xff\xfex\x00 \x00=\x00\n\x00"), skip: pipeline.SkipEncoding,
+		{name: "utf16le.py", content: ptr("\xff\xfex\x00 \x00=\x00\n\x00"), skip: plan.Encoding,
 			warning: "UTF-16 text is not supported, only UTF-8; skipped", bytes: 10},
-		{name: "utf16be.py", content: ptr("\xfe\xff\x00x\x00\n"), skip: pipeline.SkipEncoding,
+		{name: "utf16be.py", content: ptr("\xfe\xff\x00x\x00\n"), skip: plan.Encoding,
 			warning: "UTF-16 text is not supported, only UTF-8; skipped", bytes: 6},
-		{name: "missing.py", skip: pipeline.SkipUnreadable,
+		{name: "missing.py", skip: plan.Unreadable,
 			warning: "no such file or directory (did it vanish while castchunk ran?)"},
-		{name: "big.py", content: ptr("x = 12345\n"), limit: 9, skip: pipeline.SkipTooLarge,
+		{name: "big.py", content: ptr("x = 12345\n"), limit: 9, skip: plan.TooLarge,
 			warning: "file too large (" + bytesize.Format(10) + " > " + bytesize.Format(9) + " limit); skipped"},
-		{name: "name.py", content: ptr("x = 1\n"), path: "bad\xffname.py", skip: pipeline.SkipEncoding,
+		{name: "name.py", content: ptr("x = 1\n"), path: "bad\xffname.py", skip: plan.Encoding,
 			warning: "file name is not valid UTF-8; skipped"},
 		// Not skipped.
 		{name: "empty.py", content: ptr("")},
@@ -311,9 +312,10 @@ func TestSkips(t *testing.T) {
 			}
 			if tt.path != "" {
 				j.Path = tt.path
+				j.Decision = plan.Policy{Lang: j.Decision.Lang}.ByName(j.File)
 			}
 			cfg := config(1, 100)
-			cfg.MaxFileSize = tt.limit
+			cfg.Plan.MaxFileSize = tt.limit
 			r := run(t, []pipeline.Job{j}, cfg)[0]
 			if r.Skip != tt.skip || r.Warning != tt.warning || r.Bytes != tt.bytes {
 				t.Errorf("skip %v, warning %q, bytes %d; want %v, %q, %d", r.Skip, r.Warning, r.Bytes, tt.skip, tt.warning, tt.bytes)
@@ -321,7 +323,7 @@ func TestSkips(t *testing.T) {
 			if r.Internal != nil || r.Cached || r.CacheErr != nil {
 				t.Errorf("internal %v, cached %v, cache error %v", r.Internal, r.Cached, r.CacheErr)
 			}
-			if tt.skip != pipeline.Chunked {
+			if tt.skip != plan.Chunked {
 				if len(r.Records) != 0 || len(r.Sizes) != 0 {
 					t.Errorf("skipped file has records %q, sizes %v", r.Records, r.Sizes)
 				}
@@ -355,7 +357,7 @@ func TestUnreadableFiles(t *testing.T) {
 		want = append(want, "permission denied")
 	}
 	for i, r := range run(t, jobs, config(2, 100)) {
-		if r.Skip != pipeline.SkipUnreadable || r.Warning != want[i] || len(r.Records) != 0 {
+		if r.Skip != plan.Unreadable || r.Warning != want[i] || len(r.Records) != 0 {
 			t.Errorf("%s: skip %v, warning %q, records %q; want unreadable, %q", r.Job.Path, r.Skip, r.Warning, r.Records, want[i])
 		}
 	}
@@ -371,7 +373,7 @@ func TestParseTimeoutFallsBackToSliding(t *testing.T) {
 	slide := slidingConfig(2, 150, nil)
 	want := run(t, jobs, slide)
 	for i, r := range rs {
-		if r.Method != methodSliding || r.Skip != pipeline.Chunked || r.Internal != nil || r.HasSyntaxErrors {
+		if r.Method != methodSliding || r.Skip != plan.Chunked || r.Internal != nil || r.HasSyntaxErrors {
 			t.Errorf("%s: method %q, skip %v, internal %v, syntax %v", r.Job.Path, r.Method, r.Skip, r.Internal, r.HasSyntaxErrors)
 		}
 		if r.Warning != "parse timed out after 1ns; chunked with the sliding method" {
@@ -403,7 +405,7 @@ func TestSlidingFixedWindowsOverBudget(t *testing.T) {
 	_, jobs := setup(t, []file{{"long.py", content}})
 	cfg := slidingConfig(1, 2000, chunk.Values{"window-lines": 20, "stride": 10})
 	r := run(t, jobs, cfg)[0]
-	if r.Internal != nil || r.Skip != pipeline.Chunked {
+	if r.Internal != nil || r.Skip != plan.Chunked {
 		t.Fatalf("internal error %v, skip %v", r.Internal, r.Skip)
 	}
 	recs := decode(t, r.Records)
@@ -576,7 +578,7 @@ func TestCache(t *testing.T) {
 	second := run(t, jobs, cfg)
 	for i, r := range second {
 		f := first[i]
-		wantCached := r.Skip == pipeline.Chunked
+		wantCached := r.Skip == plan.Chunked
 		if r.Cached != wantCached || r.CacheErr != nil {
 			t.Errorf("second run, %s: cached %v, want %v (cache error %v)", r.Job.Path, r.Cached, wantCached, r.CacheErr)
 		}
@@ -594,7 +596,7 @@ func TestCache(t *testing.T) {
 	}
 	third := run(t, jobs, cfg)
 	for i, r := range third {
-		wantCached := r.Skip == pipeline.Chunked && i != 2
+		wantCached := r.Skip == plan.Chunked && i != 2
 		if r.Cached != wantCached {
 			t.Errorf("after a change, %s: cached %v, want %v", r.Job.Path, r.Cached, wantCached)
 		}
@@ -687,7 +689,7 @@ func TestFIFONeverBlocks(t *testing.T) {
 		}
 	}()
 	rs := run(t, jobs, config(2, 100))
-	if rs[0].Skip != pipeline.Chunked || rs[1].Skip != pipeline.SkipUnreadable || rs[1].Warning != "not a regular file (a FIFO)" {
+	if rs[0].Skip != plan.Chunked || rs[1].Skip != plan.Unreadable || rs[1].Warning != "not a regular file (a FIFO)" {
 		t.Errorf("a.py: %v; b.py: %v %q", rs[0].Skip, rs[1].Skip, rs[1].Warning)
 	}
 	// Release the writer if nothing opened the FIFO for reading.

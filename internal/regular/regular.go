@@ -6,9 +6,13 @@
 package regular
 
 import (
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"syscall"
+
+	"github.com/castchunk/castchunk/internal/bytesize"
 )
 
 // Flags are the flags every data file is opened with: read-only,
@@ -70,4 +74,59 @@ func Kind(m fs.FileMode) string {
 		return "a regular file"
 	}
 	return "an irregular file"
+}
+
+// ReadFile reads the regular file name whole, appending to buf, refusing
+// a file the file system says is over limit bytes (0: no limit) with a
+// TooLargeError, before anything is read.
+func ReadFile(buf []byte, name string, limit int64) ([]byte, error) {
+	f, info, err := Open(name, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if limit > 0 && info.Size() > limit {
+		return nil, TooLargeError{Size: info.Size(), Limit: limit}
+	}
+	return ReadAll(Grow(buf, info.Size()), f, limit)
+}
+
+// Grow returns buf with room for size more bytes and one to spare, so
+// that reading a file of that size to its end takes one buffer. (The file
+// is read to EOF rather than trusting its size: it may change.)
+func Grow(buf []byte, size int64) []byte {
+	if need := len(buf) + int(size) + 1; cap(buf) < need {
+		buf = append(make([]byte, 0, need), buf...)
+	}
+	return buf
+}
+
+// ReadAll reads r to its end, appending to buf, refusing to hold more than
+// limit bytes (0: no limit) with a TooLargeError.
+func ReadAll(buf []byte, r io.Reader, limit int64) ([]byte, error) {
+	for {
+		if limit > 0 && int64(len(buf)) > limit {
+			return nil, TooLargeError{Size: int64(len(buf)), Limit: limit}
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// TooLargeError is a file over a size limit (--max-file-size).
+type TooLargeError struct {
+	Size, Limit int64
+}
+
+func (e TooLargeError) Error() string {
+	return fmt.Sprintf("file too large (%s > %s limit); skipped", bytesize.Format(e.Size), bytesize.Format(e.Limit))
 }
