@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,11 +16,10 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
-	"github.com/castchunk/castchunk/internal/cast"
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/lang"
+	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/parse"
-	"github.com/castchunk/castchunk/internal/sliding"
 )
 
 // corpusDir holds the source files the tests run over; goldenDir their
@@ -197,50 +197,121 @@ func collectNodes(tree *sitter.Tree) []node {
 	}
 }
 
-// method is one way of chunking a file.
-type method struct {
-	name    string // as in golden directory names: cast, sliding, ...
-	budget  int
-	overlap bool // chunks may share text
-	opt     sliding.Options
+// methods is the method registry, the one list of chunkers every test
+// iterates: a new method is checked without editing a test. The checks
+// take the methods as an argument, so that TestANewMethodIsChecked can run
+// them on the registry plus a fake without changing the registry.
+func methods() []*chunk.Method { return method.All() }
+
+// config is one way of chunking a file: a method with a budget and option
+// values.
+type config struct {
+	chunk.Setup
+	name    string // the method's name, then each value that is not the default
+	overlap bool   // chunks may share text
 	// chunk returns a fresh copy of the spans of f.
 	chunk func(f *corpusFile) []chunk.Span
 }
 
-// reparser parses files again for the cast method, so that every chunking
-// starts from a fresh tree. The tests run one at a time; it lives as long as
-// the test binary.
+// reparser parses files again for the methods that read the tree, so that
+// every chunking starts from a fresh tree. The tests run one at a time; it
+// lives as long as the test binary.
 var reparser = sync.OnceValue(func() *parse.Parser { return parse.New(10 * time.Second) })
 
-func castMethod(budget int) method {
-	c := cast.New()
-	return method{name: "cast", budget: budget, chunk: func(f *corpusFile) []chunk.Span {
-		tree, err := reparser().Parse(f.src, f.lang)
-		if err != nil {
-			panic(f.rel + ": " + err.Error())
+// newConfig makes the chunker of s, which must pass its Check, for as long
+// as the test runs.
+func newConfig(t testing.TB, s chunk.Setup) config {
+	t.Helper()
+	if err := s.Check(); err != nil {
+		t.Fatalf("%s: %v", s.Key(), err)
+	}
+	c := s.New()
+	t.Cleanup(c.Close)
+	return config{Setup: s, name: configName(s), overlap: s.Overlapping(), chunk: func(f *corpusFile) []chunk.Span {
+		in := chunk.Input{Src: f.src, Budget: chunk.Budget{Size: s.Budget}}
+		if s.Method.NeedsTree {
+			tree, err := reparser().Parse(f.src, f.lang)
+			if err != nil {
+				panic(f.rel + ": " + err.Error())
+			}
+			defer tree.Close()
+			in.Tree = tree
 		}
-		defer tree.Close()
-		return append([]chunk.Span(nil), c.Chunk(chunk.Input{Src: f.src, Tree: tree, Budget: chunk.Budget{Size: budget}})...)
+		return append([]chunk.Span(nil), c.Chunk(in)...)
 	}}
 }
 
-func slidingMethod(name string, opt sliding.Options) method {
-	c := sliding.New(opt)
-	return method{name: name, budget: opt.Budget, overlap: opt.Overlapping(), opt: opt,
-		chunk: func(f *corpusFile) []chunk.Span {
-			return append([]chunk.Span(nil), c.Chunk(chunk.Input{Src: f.src, Budget: chunk.Budget{Size: opt.Budget}})...)
-		}}
+// configName names a setup in subtests and golden directories: the
+// method's name, followed by -NAME=VALUE for each option, in declared
+// order, whose value is not its default ("sliding-overlap-lines=3").
+func configName(s chunk.Setup) string {
+	var b strings.Builder
+	b.WriteString(s.Method.Name)
+	for _, o := range s.Method.Options {
+		if v := s.Value(o.Name); v != o.Default {
+			fmt.Fprintf(&b, "-%s=%d", o.Name, v)
+		}
+	}
+	return b.String()
 }
 
-// methods are every chunker configuration checked at a budget.
-func methods(budget int) []method {
-	return []method{
-		castMethod(budget),
-		slidingMethod("sliding", sliding.Options{Budget: budget}),
-		slidingMethod("sliding-overlap3", sliding.Options{Budget: budget, OverlapLines: 3}),
-		slidingMethod("fixed-20-10", sliding.Options{Budget: budget, WindowLines: 20, Stride: 10}),
-		slidingMethod("fixed-50-10", sliding.Options{Budget: budget, WindowLines: 50, Stride: 10}),
+// variants are the option values a method is checked with at a budget,
+// derived from its declared options alone: the defaults, each option alone
+// set to 3, and each ordered pair of options set to 20 and 10, and to 50
+// and 10. Of these, those the method's Check accepts, each set of values
+// once (a value equal to the default adds nothing).
+func variants(m *chunk.Method, budget int) []chunk.Values {
+	cands := []chunk.Values{nil}
+	for _, o := range m.Options {
+		cands = append(cands, chunk.Values{o.Name: 3})
 	}
+	for _, pair := range [][2]int{{20, 10}, {50, 10}} {
+		for _, a := range m.Options {
+			for _, b := range m.Options {
+				if a.Name != b.Name {
+					cands = append(cands, chunk.Values{a.Name: pair[0], b.Name: pair[1]})
+				}
+			}
+		}
+	}
+	seen := map[string]bool{}
+	var out []chunk.Values
+	for _, v := range cands {
+		s := chunk.Setup{Method: m, Budget: budget, Values: v}
+		if s.Check() != nil || seen[s.Key()] {
+			continue
+		}
+		seen[s.Key()] = true
+		out = append(out, v)
+	}
+	return out
+}
+
+// setups are every configuration of the methods checked at a budget: each
+// method with each of its variants.
+func setups(t testing.TB, ms []*chunk.Method, budget int) []chunk.Setup {
+	t.Helper()
+	var out []chunk.Setup
+	for _, m := range ms {
+		vs := variants(m, budget)
+		if len(vs) == 0 || len(vs[0]) != 0 {
+			t.Errorf("method %s: its defaults fail its Check at budget %d", m.Name, budget)
+		}
+		for _, v := range vs {
+			out = append(out, chunk.Setup{Method: m, Budget: budget, Values: v})
+		}
+	}
+	return out
+}
+
+// configs are the setups with their chunkers.
+func configs(t testing.TB, ms []*chunk.Method, budget int) []config {
+	t.Helper()
+	var out []config
+	for _, s := range setups(t, ms, budget) {
+		out = append(out, newConfig(t, s))
+	}
+	return out
 }
 
 // langDir is the language a summary groups a file under: its grammar, with

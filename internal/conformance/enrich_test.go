@@ -7,24 +7,25 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/castchunk/castchunk/internal/cast"
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/enrich"
 	"github.com/castchunk/castchunk/internal/record"
-	"github.com/castchunk/castchunk/internal/sliding"
 	"github.com/castchunk/castchunk/internal/tokens"
 )
 
 // TestEmbedBudgets checks the guarantees of "Chunks ready to embed" on
-// every corpus file, for cast and for sliding windows (with and without
-// overlap), at small budgets where the token ceiling bites: every chunk's
-// text (header and content) holds at most the budget's characters and
-// tokens, counted on its own tokenization; the chunks still tile the file
-// (or cover it in order, for overlapping windows); each scope entry
-// encloses the chunk's first non-whitespace byte and starts before it,
-// outermost first; each defines entry starts inside the chunk; tokens is
-// the count of the text.
-func TestEmbedBudgets(t *testing.T) {
+// every corpus file, for every configuration of every registered method,
+// at small budgets where the token ceiling bites: every chunk's text
+// (header and content) holds at most the budget's characters and tokens,
+// counted on its own tokenization; the chunks still tile the file (or
+// cover it in order, for overlapping chunks); each scope entry encloses
+// the chunk's first non-whitespace byte and starts before it, outermost
+// first; each defines entry starts inside the chunk; tokens is the count of
+// the text.
+func TestEmbedBudgets(t *testing.T) { checkEmbedBudgets(t, methods()) }
+
+// checkEmbedBudgets is TestEmbedBudgets for the methods ms.
+func checkEmbedBudgets(t *testing.T, ms []*chunk.Method) {
 	files := loadCorpus(t)
 	enc, err := tokens.Load("cl100k_base")
 	if err != nil {
@@ -32,22 +33,13 @@ func TestEmbedBudgets(t *testing.T) {
 	}
 	counter := enc.NewCounter()
 	for _, b := range []chunk.Budget{{Size: 300, Tokens: 48}, {Size: 2000, Tokens: 128}} {
-		for _, m := range []struct {
-			name string
-			new  func() chunk.Chunker
-			tree bool
-			opt  sliding.Options
-		}{
-			{name: "cast", new: func() chunk.Chunker { return cast.New() }, tree: true},
-			{name: "sliding", new: func() chunk.Chunker { return sliding.New(sliding.Options{Budget: b.Size}) }},
-			{name: "sliding-overlap3", new: func() chunk.Chunker { return sliding.New(sliding.Options{Budget: b.Size, OverlapLines: 3}) },
-				opt: sliding.Options{Budget: b.Size, OverlapLines: 3}},
-		} {
-			t.Run(fmt.Sprintf("%s-%d-%d", m.name, b.Size, b.Tokens), func(t *testing.T) {
-				c := m.new()
-				defer c.Close()
+		for _, c := range configs(t, ms, b.Size) {
+			t.Run(fmt.Sprintf("%s-%d-%d", c.name, b.Size, b.Tokens), func(t *testing.T) {
+				ch := c.New()
+				defer ch.Close()
 				w := enrich.NewWorker(enrich.Options{Context: true, Encoding: enc, MaxTokens: b.Tokens, Text: true})
 				defer w.Close()
+				checked := 0
 				for _, f := range files {
 					tree, err := reparser().Parse(f.src, f.lang)
 					if err != nil {
@@ -59,17 +51,18 @@ func TestEmbedBudgets(t *testing.T) {
 						t.Logf("%s: %v", f.rel, err) // a header longer than a small budget: said, not written
 						continue
 					}
-					if !m.tree {
+					if !c.Method.NeedsTree {
 						in.Tree = nil
 					}
-					spans, extras, err := w.Finish(c.Chunk(in), b, m.opt.Overlapping())
+					spans, extras, err := w.Finish(ch.Chunk(in), b, c.overlap)
 					tree.Close()
 					if err != nil {
 						t.Errorf("%s: %v", f.rel, err)
 						continue
 					}
+					checked++
 					var errs []string
-					if m.opt.Overlapping() {
+					if c.overlap {
 						errs = checkCover(f, spans)
 					} else if err := chunk.CheckTiling(spans, len(f.src), b.Size); err != nil {
 						errs = append(errs, err.Error())
@@ -90,26 +83,12 @@ func TestEmbedBudgets(t *testing.T) {
 					}
 					report(t, f, errs)
 				}
+				if checked < len(files)/2 {
+					t.Errorf("only %d of %d files checked: headers longer than the budget", checked, len(files))
+				}
 			})
 		}
 	}
-}
-
-// checkCover checks overlapping windows: starts strictly increasing, no
-// gap, the whole file covered.
-func checkCover(f *corpusFile, spans []chunk.Span) []string {
-	var errs []string
-	covered, prev := 0, -1
-	for i, s := range spans {
-		if s.Start <= prev || s.Start > covered || s.End <= s.Start {
-			errs = append(errs, fmt.Sprintf("window %d [%d,%d) after start %d, covered %d", i, s.Start, s.End, prev, covered))
-		}
-		prev, covered = s.Start, max(covered, s.End)
-	}
-	if covered != len(f.src) {
-		errs = append(errs, fmt.Sprintf("windows cover %d of %d bytes", covered, len(f.src)))
-	}
-	return errs
 }
 
 // checkScope checks scope and defines against the chunk's line numbers:

@@ -10,21 +10,24 @@ import (
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/parse"
-	"github.com/castchunk/castchunk/internal/sliding"
 )
 
-// The fuzz targets feed arbitrary UTF-8 text to the chunkers and check the
-// guarantees of docs/design.md (1 verbatim and tiling, 2 nothing dropped, 3
-// budget, 4 syntactic integrity for cast, 6 determinism) with the same
-// independent checkers as TestProperties. The boundary, comment and crumb
-// rules are quality rules, checked on the corpus only. Text that is not
-// valid UTF-8 never reaches a chunker (the pipeline skips such files), so
-// the targets skip it too. Seeds: every corpus file.
+// FuzzMethods feeds arbitrary UTF-8 text to every configuration of every
+// registered method (chosen by a fuzzed byte, as is the language) and
+// checks the guarantees of docs/design.md (1 verbatim and tiling, 2 nothing
+// dropped, 3 budget, 4 syntactic integrity for a method that reads the
+// tree, 6 determinism) with the same independent checkers as
+// TestProperties, and the rules of a method whose rules hold for any text
+// (sliding's). The boundary, comment and crumb rules of cast are quality
+// rules, checked on the corpus only. Text that is not valid UTF-8 never
+// reaches a chunker (the pipeline skips such files), so the target skips
+// it too. Seeds: every corpus file, the configurations taken in turn.
 
 // fuzzLanguages are tried in turn, chosen by a fuzzed byte.
 var fuzzLanguages = lang.All()
 
 func addSeeds(f *testing.F) {
+	n := 0
 	err := filepath.WalkDir(corpusDir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -39,8 +42,9 @@ func addSeeds(f *testing.F) {
 		}
 		for i, fl := range fuzzLanguages {
 			if fl == l {
-				f.Add(src, uint16(300), uint8(i))
-				f.Add(src, uint16(50), uint8(i))
+				f.Add(src, uint16(300), uint8(i), uint8(n))
+				f.Add(src, uint16(50), uint8(i), uint8(n+1))
+				n += 2
 			}
 		}
 		return nil
@@ -48,8 +52,8 @@ func addSeeds(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Add([]byte("\ufeffx = ''\r\n\ty = 1"), uint16(3), uint8(0))
-	f.Add([]byte(""), uint16(1), uint8(1))
+	f.Add([]byte("\ufeffx = ''\r\n\ty = 1"), uint16(3), uint8(0), uint8(0))
+	f.Add([]byte(""), uint16(1), uint8(1), uint8(1))
 }
 
 func fuzzFile(t *testing.T, p *parse.Parser, src []byte, which uint8) *corpusFile {
@@ -72,44 +76,22 @@ func fuzzFile(t *testing.T, p *parse.Parser, src []byte, which uint8) *corpusFil
 // fuzzParser is shared by the iterations of a fuzz worker process.
 var fuzzParser = parse.New(10 * time.Second)
 
-func FuzzCast(f *testing.F) {
+func FuzzMethods(f *testing.F) {
 	addSeeds(f)
-	f.Fuzz(func(t *testing.T, src []byte, budget uint16, which uint8) {
+	f.Fuzz(func(t *testing.T, src []byte, budget uint16, which, mode uint8) {
 		cf := fuzzFile(t, fuzzParser, src, which)
-		m := castMethod(int(budget%4000) + 1)
-		spans := m.chunk(cf)
-		errs := checkSizes(cf, m.budget, spans)
-		errs = append(errs, checkTiling(cf, spans)...)
-		if len(errs) == 0 {
-			errs = append(errs, checkIntegrity(cf, m.budget, spans)...)
+		ss := setups(t, methods(), int(budget%4000)+1)
+		c := newConfig(t, ss[int(mode)%len(ss)])
+		spans := c.chunk(cf)
+		errs := checkGuarantees(cf, c, spans)
+		if r := rules[c.Method]; len(errs) == 0 && r.anyText {
+			errs = r.check(cf, c, spans)
 		}
-		if again := m.chunk(cf); !sameSpans(again, spans) {
+		if again := c.chunk(cf); !sameSpans(again, spans) {
 			errs = append(errs, "chunking twice gave different spans")
 		}
 		for _, e := range errs {
-			t.Errorf("%s at budget %d: %s", cf.lang.Name, m.budget, e)
-		}
-	})
-}
-
-func FuzzSliding(f *testing.F) {
-	addSeeds(f)
-	f.Fuzz(func(t *testing.T, src []byte, budget uint16, mode uint8) {
-		cf := fuzzFile(t, fuzzParser, src, 0)
-		b := int(budget%4000) + 1
-		opts := []sliding.Options{
-			{Budget: b},
-			{Budget: b, OverlapLines: 3},
-			{Budget: b, WindowLines: 20, Stride: 10},
-			{Budget: b, WindowLines: 5, Stride: 5},
-		}
-		m := slidingMethod("fuzz", opts[int(mode)%len(opts)])
-		spans := m.chunk(cf)
-		for _, e := range checkSpans(cf, m, spans) {
-			t.Errorf("%+v: %s", m.opt, e)
-		}
-		if again := m.chunk(cf); !sameSpans(again, spans) {
-			t.Errorf("%+v: chunking twice gave different spans", m.opt)
+			t.Errorf("%s, %s at budget %d: %s", cf.lang.Name, c.name, c.Budget, e)
 		}
 	})
 }

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -13,18 +14,24 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/castchunk/castchunk/internal/chunk"
-	"github.com/castchunk/castchunk/internal/sliding"
+	"github.com/castchunk/castchunk/internal/method"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/golden from the chunkers' output")
 
-// goldenMethods are the configurations whose output is kept for review.
-func goldenMethods() []method {
-	return []method{
-		castMethod(2000),
-		castMethod(300),
-		slidingMethod("sliding", sliding.Options{Budget: 300}),
+// goldenSetups are the configurations whose output is kept for review:
+// every method with its defaults at budget 300, and the default method at
+// 2000 too. A method added to the registry has no golden files yet: the
+// test asks for them (go test -update writes them, for review).
+func goldenSetups(ms []*chunk.Method) []chunk.Setup {
+	var out []chunk.Setup
+	for _, m := range ms {
+		if m == method.Default() {
+			out = append(out, chunk.Setup{Method: m, Budget: 2000})
+		}
+		out = append(out, chunk.Setup{Method: m, Budget: 300})
 	}
+	return out
 }
 
 // render is the reviewable form of a file's chunks: per chunk a header line,
@@ -49,16 +56,24 @@ func render(f *corpusFile, spans []chunk.Span) []byte {
 	return b.Bytes()
 }
 
-func goldenPath(m method, rel string) string {
-	return filepath.Join(goldenDir, fmt.Sprintf("%s-%d", m.name, m.budget), filepath.FromSlash(rel)+".txt")
+// goldenDirOf is the directory of a configuration's golden files.
+func goldenDirOf(c config) string {
+	return filepath.Join(goldenDir, fmt.Sprintf("%s-%d", c.name, c.Budget))
+}
+
+func goldenPath(c config, rel string) string {
+	return filepath.Join(goldenDirOf(c), filepath.FromSlash(rel)+".txt")
 }
 
 // TestGolden compares the rendered chunks of every corpus file with the
 // golden files; with -update it rewrites them (and removes stale ones).
 func TestGolden(t *testing.T) {
 	files := loadCorpus(t)
-	for _, m := range goldenMethods() {
-		dir := filepath.Join(goldenDir, fmt.Sprintf("%s-%d", m.name, m.budget))
+	dirs := map[string]bool{}
+	for _, s := range goldenSetups(methods()) {
+		c := newConfig(t, s)
+		dir := goldenDirOf(c)
+		dirs[filepath.Base(dir)] = true
 		if *update {
 			if err := os.RemoveAll(dir); err != nil {
 				t.Fatal(err)
@@ -66,9 +81,9 @@ func TestGolden(t *testing.T) {
 		}
 		want := map[string]bool{}
 		for _, f := range files {
-			path := goldenPath(m, f.rel)
+			path := goldenPath(c, f.rel)
 			want[path] = true
-			got := render(f, m.chunk(f))
+			got := render(f, c.chunk(f))
 			if *update {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 					t.Fatal(err)
@@ -94,12 +109,28 @@ func TestGolden(t *testing.T) {
 			}
 			return err
 		})
-		if err != nil {
+		if err != nil && !errors.Is(err, fs.ErrNotExist) { // missing: reported per file above
 			t.Fatal(err)
 		}
 		sort.Strings(stale)
 		for _, s := range stale {
 			t.Errorf("%s: golden file of no corpus file", s)
+		}
+	}
+	// A directory of a method that is gone, or of a budget no longer kept.
+	entries, err := os.ReadDir(goldenDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if dirs[e.Name()] {
+			continue
+		}
+		path := filepath.Join(goldenDir, e.Name())
+		if !*update {
+			t.Errorf("%s: golden directory of no configuration (go test -update removes it)", path)
+		} else if err := os.RemoveAll(path); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

@@ -6,16 +6,219 @@ import (
 	"testing"
 
 	"github.com/castchunk/castchunk/internal/chunk"
-	"github.com/castchunk/castchunk/internal/sliding"
 )
 
 // TestCheckersCatchMutations keeps the checks honest: it breaks good spans
-// on purpose, one guarantee at a time, and requires the checks to report a
-// violation they did not report for the spans as the chunker made them.
-func TestCheckersCatchMutations(t *testing.T) {
-	files := loadCorpus(t)
+// on purpose, one guarantee or rule at a time, and requires the checks to
+// report a violation they did not report for the spans as the chunker made
+// them. The guarantees' mutations break the spans of every configuration of
+// every registered method (budget 300, LruCache.java); a method's rules
+// come with mutations of their own, for its configurations.
+func TestCheckersCatchMutations(t *testing.T) { checkMutations(t, methods()) }
+
+// mutation is one way of breaking good spans.
+type mutation struct {
+	name string
+	// what the violation says, for tiling and for overlapping chunks;
+	// "" when the mutation is not for such chunks
+	tiling, overlap string
+	applies         func(c config) bool // nil: for every configuration
+	empty           bool                // break the empty file's spans, not LruCache.java's
+	// mutate breaks s, a copy of c's spans of f; nil when s offers nothing
+	// to break this way.
+	mutate func(f *corpusFile, c config, s []chunk.Span) []chunk.Span
+}
+
+// mutationBudget is the budget of the mutated configurations: small enough
+// for many chunks.
+const mutationBudget = 300
+
+// guaranteeMutations break the guarantees every method keeps.
+var guaranteeMutations = []mutation{
+	{name: "recorded size off by one", tiling: "recorded size", overlap: "recorded size", mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
+		s[len(s)/2].Size++
+		return s
+	}},
+	{name: "chunks merged over the budget", tiling: "over the budget", overlap: "over the budget", mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
+		for j := 1; j < len(s); j++ { // the first chunks, as few as are over the budget together
+			if s[j].End > s[0].End && f.size(s[0].Start, s[j].End) > c.Budget {
+				s[0].End = s[j].End
+				return resize(f, append(s[:1], s[j+1:]...))
+			}
+		}
+		return nil
+	}},
+	{name: "chunk dropped", tiling: "the previous ended", mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
+		mid := len(s) / 2
+		return append(s[:mid], s[mid+1:]...)
+	}},
+	{name: "chunk overlapping the next", tiling: "the previous ended", mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
+		s[len(s)/2].End++
+		return resize(f, s)
+	}},
+	{name: "chunks out of order", tiling: "the previous ended", overlap: "not after window", mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
+		mid := len(s) / 2
+		s[mid], s[mid+1] = s[mid+1], s[mid]
+		return s
+	}},
+	{name: "last byte left out", tiling: "the file has", overlap: "in no chunk", mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
+		out := s[:0]
+		for _, x := range s {
+			if x.End == len(f.src) {
+				x.End--
+			}
+			if x.End > x.Start {
+				out = append(out, x)
+			}
+		}
+		return resize(f, out)
+	}},
+	{name: "a byte in no chunk", overlap: "in no chunk", mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
+		p := s[len(s)/2+1].Start // leave byte p out of every chunk
+		out := s[:0]
+		for _, x := range s {
+			if x.Start < p && x.End > p {
+				x.End = p
+			} else if x.Start == p {
+				x.Start++
+			}
+			if x.End > x.Start {
+				out = append(out, x)
+			}
+		}
+		return resize(f, out)
+	}},
+	{name: "chunk for an empty file", tiling: "empty file", overlap: "empty file", empty: true, mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
+		return append(s, chunk.Span{})
+	}},
+	// Overlapping chunks of a tree method are not mutated: there is none.
+	{name: "node that fits split", tiling: "is split at byte", applies: func(c config) bool { return c.Method.NeedsTree }, mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
+		for _, n := range f.nodes {
+			k := chunkAt(s, n.start)
+			if n.named && n.start > s[k].Start && n.end <= s[k].End && f.size(n.start, n.end) >= 2 {
+				return splitAt(f, s, n.start+1)
+			}
+		}
+		return nil
+	}},
+}
+
+// castMutations break cast's rules: where boundaries fall, comments with
+// their node, no crumbs.
+var castMutations = []mutation{
+	{name: "boundary one byte later", tiling: "want", mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
+		mid := len(s) / 2
+		s[mid].End++
+		s[mid+1].Start++
+		return resize(f, s)
+	}},
+	{name: "boundary after the indentation", tiling: "line's beginning", mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
+		for i := 1; i < len(s); i++ {
+			p := s[i].Start
+			if f.src[p-1] != '\n' || (f.src[p] != ' ' && f.src[p] != '\t') {
+				continue
+			}
+			for f.src[p] == ' ' || f.src[p] == '\t' {
+				p++
+			}
+			s[i-1].End, s[i].Start = p, p
+			return resize(f, s)
+		}
+		return nil
+	}},
+	{name: "comment parted from its node", tiling: "fit the budget together", mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
+		for _, r := range commentRuns(f) {
+			c1, n := f.nodes[r.first], f.nodes[r.node]
+			a, _ := lineOf(f.src, n.start)
+			if k := chunkAt(s, c1.start); k == chunkAt(s, n.end-1) && a > s[k].Start && f.size(c1.start, n.end) <= c.Budget {
+				return splitAt(f, s, a)
+			}
+		}
+		return nil
+	}},
+	{name: "crumb left alone", tiling: "could merge", mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
+		last := s[len(s)-1]
+		trimmed := bytes.TrimRight(f.src[last.Start:last.End], " \t\r\n")
+		crumbAt := last.Start + bytes.LastIndexByte(trimmed, '\n') + 1
+		if crumbAt == last.Start || f.size(crumbAt, last.End) > fewChars(c.Budget) {
+			return nil
+		}
+		return splitAt(f, s, crumbAt)
+	}},
+}
+
+// slidingMutations break the sliding windows' rules: cuts between whole
+// lines, budget windows that take every line that fits and share at most
+// the overlap, fixed windows of N lines every S.
+var slidingMutations = []mutation{
+	{name: "cut inside a line", tiling: "inside line", mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
+		for i := len(s) / 2; i+1 < len(s); i++ {
+			if p := s[i].End - 2; p > s[i].Start && f.src[p-1] != '\n' && f.src[p] != '\n' {
+				s[i].End, s[i+1].Start = p, p
+				return resize(f, s)
+			}
+		}
+		return nil
+	}},
+	{name: "budget window stopped a line early", tiling: "which fits",
+		applies: func(c config) bool { return slidingOptions(c).WindowLines == 0 },
+		mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
+			for i := len(s) / 2; i+1 < len(s); i++ {
+				if a, _ := lineOf(f.src, s[i].End-1); a > s[i].Start && f.size(a, s[i+1].End) <= c.Budget {
+					s[i].End, s[i+1].Start = a, a
+					return resize(f, s)
+				}
+			}
+			return nil
+		}},
+	{name: "budget windows share more lines than the overlap", overlap: "share",
+		applies: func(c config) bool { return slidingOptions(c).WindowLines == 0 },
+		mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
+			overlap := slidingOptions(c).OverlapLines
+			for i := len(s) / 2; i < len(s); i++ {
+				for start := s[i].Start; start > s[i-1].Start+1; { // a line earlier each time
+					start, _ = lineOf(f.src, start-1)
+					if start <= s[i-1].Start || f.size(start, s[i].End) > c.Budget {
+						break
+					}
+					if bytes.Count(f.src[start:s[i-1].End], []byte("\n")) > overlap {
+						s[i].Start = start
+						return resize(f, s)
+					}
+				}
+			}
+			return nil
+		}},
+	{name: "fixed window dropped", overlap: "no span",
+		applies: func(c config) bool { return slidingOptions(c).WindowLines > 0 },
+		mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
+			for i := len(s) / 2; i+1 < len(s); i++ {
+				if s[i-1].End >= s[i+1].Start { // no gap without it
+					return append(s[:i], s[i+1:]...)
+				}
+			}
+			return nil
+		}},
+	{name: "fixed window a line short", overlap: "no span",
+		applies: func(c config) bool { return slidingOptions(c).WindowLines > 0 },
+		mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
+			for i := len(s) / 2; i+1 < len(s); i++ {
+				if a, _ := lineOf(f.src, s[i].End-1); a > s[i].Start && a >= s[i+1].Start {
+					s[i].End = a
+					return resize(f, s)
+				}
+			}
+			return nil
+		}},
+}
+
+// checkMutations is TestCheckersCatchMutations for the methods ms. Every
+// mutation of the guarantees must be caught for every configuration it is
+// for; every mutation of a method's rules, for each configuration it can
+// break, and it must break at least one.
+func checkMutations(t *testing.T, ms []*chunk.Method) {
 	byName := map[string]*corpusFile{}
-	for _, f := range files {
+	for _, f := range loadCorpus(t) {
 		byName[f.rel] = f
 	}
 	java := byName["java/org/acme/inventory/LruCache.java"]
@@ -23,162 +226,60 @@ func TestCheckersCatchMutations(t *testing.T) {
 	if java == nil || empty == nil {
 		t.Fatal("corpus files for the mutation test are missing")
 	}
-	const budget = 300
-
-	castM := castMethod(budget)
-	castSpans := castM.chunk(java)
-	if len(castSpans) < 5 {
-		t.Fatalf("want several chunks to mutate, got %d", len(castSpans))
-	}
-	mid := len(castSpans) / 2
-
-	// Find what the cast mutations need: a boundary at a line start that
-	// indentation follows, a node inside a chunk, a comment run in one
-	// chunk, a crumb to split off the end of the last chunk.
-	indented := -1
-	for i := 1; i < len(castSpans); i++ {
-		s := castSpans[i].Start
-		if java.src[s-1] == '\n' && (java.src[s] == ' ' || java.src[s] == '\t') {
-			indented = i
-			break
+	broken := map[string]int{} // by rule mutation: the configurations it broke
+	for _, c := range configs(t, ms, mutationBudget) {
+		if n := len(c.chunk(java)); n < 5 {
+			t.Errorf("%s: want several chunks to mutate, got %d", c.name, n)
+			continue
 		}
-	}
-	inner := -1
-	for i, n := range java.nodes {
-		k := chunkAt(castSpans, n.start)
-		if n.named && n.start > castSpans[k].Start && n.end <= castSpans[k].End && java.size(n.start, n.end) >= 2 {
-			inner = i
-			break
-		}
-	}
-	var run *commentRun
-	for _, r := range commentRuns(java) {
-		c1, n := java.nodes[r.first], java.nodes[r.node]
-		a, _ := lineOf(java.src, n.start)
-		if k := chunkAt(castSpans, c1.start); k == chunkAt(castSpans, n.end-1) && a > castSpans[k].Start {
-			run = &r
-			break
-		}
-	}
-	last := castSpans[len(castSpans)-1]
-	trimmed := bytes.TrimRight(java.src[last.Start:last.End], " \t\r\n")
-	crumbAt := last.Start + bytes.LastIndexByte(trimmed, '\n') + 1
-	if indented < 0 || inner < 0 || run == nil || java.size(crumbAt, last.End) > fewChars(budget) {
-		t.Fatalf("LruCache.java no longer has what the mutations need (%d %d %v %d)", indented, inner, run != nil, java.size(crumbAt, last.End))
-	}
-
-	slidM := slidingMethod("sliding", sliding.Options{Budget: budget})
-	overM := slidingMethod("sliding-overlap3", sliding.Options{Budget: budget, OverlapLines: 3})
-	fixedM := slidingMethod("fixed-20-10", sliding.Options{Budget: budget, WindowLines: 20, Stride: 10})
-
-	cases := []struct {
-		name   string
-		want   string // in the violation the mutation must cause
-		f      *corpusFile
-		m      method
-		mutate func(s []chunk.Span) []chunk.Span
-	}{
-		{"recorded size off by one", "recorded size", java, castM, func(s []chunk.Span) []chunk.Span {
-			s[mid].Size++
-			return s
-		}},
-		{"two chunks merged over the budget", "over the budget", java, castM, func(s []chunk.Span) []chunk.Span {
-			for i := 0; i+1 < len(s); i++ {
-				if s[i].Size+s[i+1].Size > budget {
-					s[i].End, s[i].Size = s[i+1].End, s[i].Size+s[i+1].Size
-					return append(s[:i+1], s[i+2:]...)
+		ruleMutations := rules[c.Method].mutations
+		for k, m := range append(append([]mutation(nil), guaranteeMutations...), ruleMutations...) {
+			isRule := k >= len(guaranteeMutations)
+			want := m.tiling
+			if c.overlap {
+				want = m.overlap
+			}
+			if want == "" || (m.applies != nil && !m.applies(c)) {
+				continue
+			}
+			f := java
+			if m.empty {
+				f = empty
+			}
+			good := c.chunk(f)
+			before := map[string]bool{}
+			for _, e := range checkSpans(f, c, good) {
+				before[e] = true
+			}
+			mutated := m.mutate(f, c, append([]chunk.Span(nil), good...))
+			if mutated == nil {
+				if !isRule {
+					t.Errorf("%s, %s: the spans offer nothing to mutate", c.name, m.name)
+				}
+				continue
+			}
+			if isRule {
+				broken[c.Method.Name+": "+m.name]++
+			}
+			caught := false
+			for _, e := range checkSpans(f, c, mutated) {
+				if !before[e] && strings.Contains(e, want) {
+					caught = true
+					t.Logf("%s, %s: caught: %s", c.name, m.name, e)
+					break
 				}
 			}
-			t.Fatal("no pair of chunks over the budget together")
-			return s
-		}},
-		{"chunk dropped", "the previous ended", java, castM, func(s []chunk.Span) []chunk.Span {
-			return append(s[:mid], s[mid+1:]...)
-		}},
-		{"chunk overlapping the next", "the previous ended", java, castM, func(s []chunk.Span) []chunk.Span {
-			s[mid].End++
-			return resize(java, s)
-		}},
-		{"last byte left out", "the file has", java, castM, func(s []chunk.Span) []chunk.Span {
-			s[len(s)-1].End--
-			return resize(java, s)
-		}},
-		{"boundary one byte later", "want", java, castM, func(s []chunk.Span) []chunk.Span {
-			s[mid].End++
-			s[mid+1].Start++
-			return resize(java, s)
-		}},
-		{"boundary after the indentation", "line's beginning", java, castM, func(s []chunk.Span) []chunk.Span {
-			p := s[indented].Start
-			for java.src[p] == ' ' || java.src[p] == '\t' {
-				p++
-			}
-			s[indented-1].End, s[indented].Start = p, p
-			return resize(java, s)
-		}},
-		{"node that fits split", "is split at byte", java, castM, func(s []chunk.Span) []chunk.Span {
-			return splitAt(java, s, java.nodes[inner].start+1)
-		}},
-		{"comment parted from its node", "fit the budget together", java, castM, func(s []chunk.Span) []chunk.Span {
-			a, _ := lineOf(java.src, java.nodes[run.node].start)
-			return splitAt(java, s, a)
-		}},
-		{"crumb left alone", "could merge", java, castM, func(s []chunk.Span) []chunk.Span {
-			return splitAt(java, s, crumbAt)
-		}},
-		{"chunk for an empty file", "empty file", empty, castM, func(s []chunk.Span) []chunk.Span {
-			return append(s, chunk.Span{})
-		}},
-		{"sliding cut inside a line", "inside line", java, slidM, func(s []chunk.Span) []chunk.Span {
-			s[mid].End -= 2
-			s[mid+1].Start -= 2
-			return resize(java, s)
-		}},
-		{"sliding window stopped a line early", "which fits", java, slidM, func(s []chunk.Span) []chunk.Span {
-			a, _ := lineOf(java.src, s[mid].End-1)
-			s[mid].End, s[mid+1].Start = a, a
-			return resize(java, s)
-		}},
-		{"overlapping windows out of order", "not after window", java, overM, func(s []chunk.Span) []chunk.Span {
-			s[mid], s[mid+1] = s[mid+1], s[mid]
-			return s
-		}},
-		{"overlapping windows leave a gap", "in no chunk", java, overM, func(s []chunk.Span) []chunk.Span {
-			s[mid].End = s[mid+1].Start - 1
-			return resize(java, s)
-		}},
-		{"fixed window dropped", "no span", java, fixedM, func(s []chunk.Span) []chunk.Span {
-			return append(s[:mid], s[mid+1:]...)
-		}},
-		{"fixed window a line short", "no span", java, fixedM, func(s []chunk.Span) []chunk.Span {
-			a, _ := lineOf(java.src, s[mid].End-1)
-			s[mid].End = a
-			return resize(java, s)
-		}},
-	}
-	for _, c := range cases {
-		good := c.m.chunk(c.f)
-		before := map[string]bool{}
-		for _, e := range checkSpans(c.f, c.m, good) {
-			before[e] = true
-		}
-		mutated := c.mutate(append([]chunk.Span(nil), good...))
-		caught := false
-		for _, e := range checkSpans(c.f, c.m, mutated) {
-			if !before[e] && strings.Contains(e, c.want) {
-				caught = true
-				t.Logf("%s: caught: %s", c.name, e)
-				break
+			if !caught {
+				t.Errorf("%s, %s: the checks report no new violation with %q", c.name, m.name, want)
 			}
 		}
-		if !caught {
-			t.Errorf("%s: the checks report no new violation with %q", c.name, c.want)
-		}
 	}
-
-	// Windows that share 3 lines break an overlap of 1.
-	if errs := checkOverlapping(java, 1, overM.chunk(java)); len(errs) == 0 || !strings.Contains(errs[0], "share") {
-		t.Errorf("overlap of more lines than asked: not caught (%q)", errs)
+	for _, m := range ms {
+		for _, r := range rules[m].mutations {
+			if broken[m.Name+": "+r.name] == 0 {
+				t.Errorf("%s, %s: broke no configuration of the method", m.Name, r.name)
+			}
+		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/castchunk/castchunk/internal/cast"
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/sliding"
 )
@@ -18,30 +19,33 @@ import (
 // maxReported caps the violations reported per file and configuration.
 const maxReported = 10
 
-// TestProperties checks every guarantee of docs/design.md on every corpus file,
-// for every chunker configuration and budget, and logs a summary of the
-// chunks' sizes per language.
-func TestProperties(t *testing.T) {
+// TestProperties checks every guarantee of docs/design.md on every corpus
+// file, for every configuration of every registered method at every budget,
+// and logs a summary of the chunks' sizes per language.
+func TestProperties(t *testing.T) { checkProperties(t, methods()) }
+
+// checkProperties is TestProperties for the methods ms.
+func checkProperties(t *testing.T, ms []*chunk.Method) {
 	files := loadCorpus(t)
 	var stats []*summary
 	for _, b := range budgets {
-		first, fresh := methods(b), methods(b)
-		for k, m := range first {
-			sum := &summary{method: m.name, budget: b, perLang: map[string]*langStats{}}
+		first, fresh := configs(t, ms, b), configs(t, ms, b)
+		for k, c := range first {
+			sum := &summary{config: c.name, budget: b, defaults: c.name == c.Method.Name, tree: c.Method.NeedsTree, perLang: map[string]*langStats{}}
 			stats = append(stats, sum)
-			t.Run(fmt.Sprintf("%s-%d", m.name, b), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s-%d", c.name, b), func(t *testing.T) {
 				runs := make([][]chunk.Span, len(files))
 				for i, f := range files {
-					spans := m.chunk(f)
+					spans := c.chunk(f)
 					runs[i] = spans
-					report(t, f, checkSpans(f, m, spans))
-					sum.add(f, m, spans)
+					report(t, f, checkSpans(f, c, spans))
+					sum.add(f, c, spans)
 				}
 				// Determinism: again with the chunker that has since seen
 				// every file, and with a second one that has seen only the
 				// files before this one.
 				for i, f := range files {
-					for _, again := range []method{m, fresh[k]} {
+					for _, again := range []config{c, fresh[k]} {
 						if d := cmp.Diff(runs[i], again.chunk(f)); d != "" {
 							t.Errorf("%s: chunking again gives other spans (-first +again):\n%s", f.rel, d)
 						}
@@ -51,13 +55,13 @@ func TestProperties(t *testing.T) {
 		}
 	}
 	for _, s := range stats {
-		if s.method == "cast" || s.method == "sliding" {
+		if s.defaults {
 			s.log(t)
 		}
 	}
 	for _, s := range stats {
-		if s.method != "cast" {
-			t.Logf("%-16s budget %4d: %5d of %6d named nodes that fit the budget are split", s.method, s.budget, s.split, s.fitting)
+		if !s.tree { // with the tree, integrity makes it 0
+			t.Logf("%-32s budget %4d: %5d of %6d named nodes that fit the budget are split", s.config, s.budget, s.split, s.fitting)
 		}
 	}
 }
@@ -74,33 +78,84 @@ func report(t *testing.T, f *corpusFile, errs []string) {
 	}
 }
 
-// checkSpans returns every violation of the guarantees by the spans m made
-// of f.
-func checkSpans(f *corpusFile, m method, spans []chunk.Span) []string {
-	errs := checkSizes(f, m.budget, spans)
-	switch {
-	case !m.overlap:
-		errs = append(errs, checkTiling(f, spans)...)
-	case m.opt.WindowLines > 0:
-		errs = append(errs, checkFixedWindows(f, m.opt, spans)...)
-	default:
-		errs = append(errs, checkOverlapping(f, m.opt.OverlapLines, spans)...)
-	}
-	if len(errs) > 0 { // the checks below assume sound spans
+// checkSpans returns every violation by the spans c made of f: of the
+// guarantees, then, when they hold, of the rules of c's method.
+func checkSpans(f *corpusFile, c config, spans []chunk.Span) []string {
+	errs := checkGuarantees(f, c, spans)
+	if len(errs) > 0 { // the rules assume sound spans
 		return errs
 	}
-	if m.name == "cast" {
-		errs = append(errs, checkIntegrity(f, m.budget, spans)...)
-		errs = append(errs, checkCastBoundaries(f, m.budget, spans)...)
-		errs = append(errs, checkComments(f, m.budget, spans)...)
-		errs = append(errs, checkCrumbs(m.budget, spans)...)
-	} else {
-		errs = append(errs, checkLineBoundaries(f, m.budget, spans)...)
-		if m.opt.WindowLines == 0 {
-			errs = append(errs, checkGreedyLines(f, m.budget, spans)...)
-		}
+	if r, ok := rules[c.Method]; ok {
+		errs = r.check(f, c, spans)
 	}
 	return errs
+}
+
+// checkGuarantees returns the violations of the guarantees every method
+// keeps (docs/design.md, "Guarantees"): verbatim content that tiles the
+// file, or with overlap covers it in order (1, 2), sizes within the budget
+// (3), and for a method that reads the tree, syntactic integrity (4).
+func checkGuarantees(f *corpusFile, c config, spans []chunk.Span) []string {
+	errs := checkSizes(f, c.Budget, spans)
+	if c.overlap {
+		errs = append(errs, checkCover(f, spans)...)
+	} else {
+		errs = append(errs, checkTiling(f, spans)...)
+	}
+	if len(errs) == 0 && c.Method.NeedsTree {
+		errs = append(errs, checkIntegrity(f, c.Budget, spans)...)
+	}
+	return errs
+}
+
+// ruleSet is what a method promises beyond the guarantees: how its own
+// chunks are made, from its definition.
+type ruleSet struct {
+	check func(f *corpusFile, c config, spans []chunk.Span) []string
+	// anyText: the rules hold for any text, not only the corpus's, so
+	// the fuzz target checks them too.
+	anyText bool
+	// mutations break spans of the method's configurations against its
+	// rules (TestCheckersCatchMutations).
+	mutations []mutation
+}
+
+// rules are the methods' own rules. A method with none is held to the
+// guarantees alone, as a new method is until its rules are written here.
+var rules = map[*chunk.Method]ruleSet{
+	&cast.Method:    {check: castRules, mutations: castMutations},
+	&sliding.Method: {check: slidingRules, anyText: true, mutations: slidingMutations},
+}
+
+// castRules: where cast's boundaries fall (docs/design.md, "Where
+// boundaries fall"), comments with their node, no crumbs.
+func castRules(f *corpusFile, c config, spans []chunk.Span) []string {
+	errs := checkCastBoundaries(f, c.Budget, spans)
+	errs = append(errs, checkComments(f, c.Budget, spans)...)
+	return append(errs, checkCrumbs(c.Budget, spans)...)
+}
+
+// slidingRules: cuts between whole lines, and windows as the options
+// define them (sliding.Options): budget windows that take every line that
+// fits and share at most the overlap, or fixed windows of N lines.
+func slidingRules(f *corpusFile, c config, spans []chunk.Span) []string {
+	opt := slidingOptions(c)
+	errs := checkLineBoundaries(f, c.Budget, spans)
+	if opt.WindowLines > 0 {
+		return append(errs, checkFixedWindows(f, opt, spans)...)
+	}
+	errs = append(errs, checkGreedyLines(f, c.Budget, spans)...)
+	return append(errs, checkOverlapping(f, opt.OverlapLines, spans)...)
+}
+
+// slidingOptions reads a sliding configuration's values as the method
+// defines them: a stride of 0 is the window.
+func slidingOptions(c config) sliding.Options {
+	opt := sliding.Options{Budget: c.Budget, OverlapLines: c.Value("overlap-lines"), WindowLines: c.Value("window-lines"), Stride: c.Value("stride")}
+	if opt.WindowLines > 0 && opt.Stride == 0 {
+		opt.Stride = opt.WindowLines
+	}
+	return opt
 }
 
 // checkSizes: every span is a non-empty range of the file, its recorded size
@@ -174,24 +229,27 @@ func checkCoverage(f *corpusFile, spans []chunk.Span) []string {
 	return nil
 }
 
-// checkOverlapping: windows that share up to overlap lines start strictly
-// later each time, end no earlier, leave no gap between them and cover the
-// file; two consecutive windows share at most overlap line breaks.
-func checkOverlapping(f *corpusFile, overlap int, spans []chunk.Span) []string {
-	errs := checkCoverage(f, spans)
-	if len(spans) > 0 && (spans[0].Start != 0 || spans[len(spans)-1].End != len(f.src)) {
-		errs = append(errs, fmt.Sprintf("windows run from %d to %d, the file from 0 to %d", spans[0].Start, spans[len(spans)-1].End, len(f.src)))
-	}
+// checkCover: with overlap, each chunk starts after the previous one and
+// together they cover the file with no gap (guarantees 1 and 2).
+func checkCover(f *corpusFile, spans []chunk.Span) []string {
+	var errs []string
 	for i := 1; i < len(spans); i++ {
-		p, s := spans[i-1], spans[i]
-		if s.Start <= p.Start {
+		if p, s := spans[i-1], spans[i]; s.Start <= p.Start {
 			errs = append(errs, fmt.Sprintf("window %d starts at %d, not after window %d (%d)", i, s.Start, i-1, p.Start))
 		}
+	}
+	return append(errs, checkCoverage(f, spans)...)
+}
+
+// checkOverlapping: budget windows end no earlier than the previous one
+// and two consecutive windows share at most overlap line breaks (none:
+// they tile).
+func checkOverlapping(f *corpusFile, overlap int, spans []chunk.Span) []string {
+	var errs []string
+	for i := 1; i < len(spans); i++ {
+		p, s := spans[i-1], spans[i]
 		if s.End < p.End {
 			errs = append(errs, fmt.Sprintf("window %d ends at %d, before window %d (%d)", i, s.End, i-1, p.End))
-		}
-		if s.Start > p.End {
-			errs = append(errs, fmt.Sprintf("gap [%d,%d) between windows %d and %d", p.End, s.Start, i-1, i))
 		}
 		if s.Start < p.End {
 			if n := bytes.Count(f.src[s.Start:p.End], []byte("\n")); n > overlap {
@@ -222,7 +280,7 @@ func lineStarts(src []byte) []int {
 // window inside the previous one is left out; the first window reaching the
 // end of the file is the last.
 func checkFixedWindows(f *corpusFile, opt sliding.Options, spans []chunk.Span) []string {
-	errs := checkCoverage(f, spans)
+	var errs []string
 	if len(f.src) == 0 {
 		return errs
 	}
@@ -321,14 +379,28 @@ func chunkAt(spans []chunk.Span, pos int) int {
 }
 
 // checkIntegrity (guarantee 4): every node of the tree, named or not, whose
-// own size fits the budget lies wholly inside one chunk.
+// own size fits the budget lies wholly inside one chunk. The spans tile the
+// file or, overlapping, start in order.
 func checkIntegrity(f *corpusFile, budget int, spans []chunk.Span) []string {
 	var errs []string
+	reach := make([]int, len(spans)) // reach[i]: the index of the furthest end of spans[:i+1]
+	for i := range spans {
+		if i > 0 && spans[reach[i-1]].End >= spans[i].End {
+			reach[i] = reach[i-1]
+		} else {
+			reach[i] = i
+		}
+	}
 	for _, n := range f.nodes {
 		if n.end <= n.start || f.size(n.start, n.end) > budget {
 			continue
 		}
-		if i := chunkAt(spans, n.start); n.end > spans[i].End {
+		// The last chunk that starts at or before the node, and of
+		// those, the one that reaches furthest.
+		k := sort.Search(len(spans), func(i int) bool { return spans[i].Start > n.start }) - 1
+		if k < 0 {
+			errs = append(errs, fmt.Sprintf("%s node %q [%d,%d) is in no chunk", namedWord(n), n.kind, n.start, n.end))
+		} else if i := reach[k]; n.end > spans[i].End {
 			errs = append(errs, fmt.Sprintf("%s node %q of size %d, lines %d-%d [%d,%d), is split at byte %d (end of chunk %d)",
 				namedWord(n), n.kind, f.size(n.start, n.end), f.line(n.start), f.line(n.end-1), n.start, n.end, spans[i].End, i))
 		}
@@ -612,8 +684,10 @@ func splitNodes(f *corpusFile, budget int, spans []chunk.Span) (fitting, split i
 
 // summary gathers the sizes of the chunks of one configuration.
 type summary struct {
-	method         string
+	config         string
 	budget         int
+	defaults       bool // the method's default values
+	tree           bool // the method reads the tree
 	perLang        map[string]*langStats
 	fitting, split int
 }
@@ -622,7 +696,7 @@ type langStats struct {
 	files, chunks, size, crumbs int
 }
 
-func (s *summary) add(f *corpusFile, m method, spans []chunk.Span) {
+func (s *summary) add(f *corpusFile, c config, spans []chunk.Span) {
 	ls := s.perLang[langDir(f)]
 	if ls == nil {
 		ls = &langStats{}
@@ -632,11 +706,11 @@ func (s *summary) add(f *corpusFile, m method, spans []chunk.Span) {
 	for _, sp := range spans {
 		ls.chunks++
 		ls.size += sp.Size
-		if sp.Size*20 < m.budget {
+		if sp.Size*20 < c.Budget {
 			ls.crumbs++
 		}
 	}
-	fit, split := splitNodes(f, m.budget, spans)
+	fit, split := splitNodes(f, c.Budget, spans)
 	s.fitting += fit
 	s.split += split
 }
@@ -657,7 +731,7 @@ func (s *summary) log(t *testing.T) {
 		}
 		fmt.Fprintf(&b, " %s %d/%d/%.0f%%/%.0f%%", name, ls.chunks, ls.files, mean, crumbs)
 	}
-	t.Logf("%-7s budget %4d (language chunks/files/mean size of budget/crumbs under 5%%):%s", s.method, s.budget, b.String())
+	t.Logf("%-7s budget %4d (language chunks/files/mean size of budget/crumbs under 5%%):%s", s.config, s.budget, b.String())
 }
 
 // clampOutOfFittingNodes moves pos, a cut in the whitespace [p, q), out of
