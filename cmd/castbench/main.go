@@ -428,14 +428,21 @@ func du(dir string) (int64, error) {
 // encoding.
 func listJobs(dir string) (jobs []job, skipped int, took time.Duration, err error) {
 	start := time.Now()
-	files, _, err := walk.List([]string{dir}, walk.Options{
-		Accept: func(p string) bool { return lang.ForPath(p) != nil },
-	})
-	took = time.Since(start)
+	files, _, err := walk.List([]string{dir}, walk.Options{})
 	if err != nil {
-		return nil, 0, took, err
+		return nil, 0, time.Since(start), err
 	}
+	// Keep the files lang.ForPath reads: of those found by walking, the
+	// ones castchunk has a grammar for (a file named as the argument
+	// stays, whatever its name).
+	kept := files[:0]
 	for _, f := range files {
+		if f.Explicit || lang.ForPath(f.Path) != nil {
+			kept = append(kept, f)
+		}
+	}
+	took = time.Since(start)
+	for _, f := range kept {
 		if f.Size > maxFileSize {
 			skipped++
 			continue

@@ -42,9 +42,6 @@ var formats = []*Format{
 	{Name: "parquet", Binary: true, Help: "Parquet: one file, a typed column per field in schema order, zstd-compressed (for DuckDB, pandas/pyarrow, Spark, Ray)", New: newParquet},
 }
 
-// Formats returns the output formats, the default first.
-func Formats() []*Format { return append([]*Format(nil), formats...) }
-
 // FormatByName finds a format; nil when there is none.
 func FormatByName(name string) *Format {
 	for _, f := range formats {

@@ -278,22 +278,6 @@ func TestAttrsRoots(t *testing.T) {
 	checkAttrs(t, files, want, nil)
 }
 
-// TestAcceptAttrs: AcceptAttrs sees the attributes, and can take a file
-// Accept would not.
-func TestAcceptAttrs(t *testing.T) {
-	dir := plainTree(t, "build.inc", "a.py", "b.txt")
-	writeFile(t, filepath.Join(dir, ".gitattributes"), "*.inc linguist-language=PHP\n")
-	t.Chdir(dir)
-	accept := func(p string, a Attrs) bool { return strings.HasSuffix(p, ".py") || a.Language != "" }
-	files, warns := mustList(t, nil, Options{AcceptAttrs: accept, Accept: func(string) bool { return false }})
-	if got := paths(files); !reflect.DeepEqual(got, []string{"a.py", "build.inc"}) || files[1].Attrs.Language != "PHP" {
-		t.Errorf("got %+v", files)
-	}
-	if len(warns) != 1 || warns[0].Path != "b.txt" || warns[0].Kind != Unsupported {
-		t.Errorf("warnings %+v", warns)
-	}
-}
-
 // TestAttrsSymlinkAndSpecial: a symlinked .gitattributes is not read
 // (silently, as in git); one that is a directory gets a Notice on its path.
 func TestAttrsSymlinkAndSpecial(t *testing.T) {

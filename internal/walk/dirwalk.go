@@ -358,10 +358,7 @@ func (rw *rootWalk) trackedPass(sc *scope, prefix, baseRel, baseOS string, baseI
 		if !rw.filtered(display, rel, included) {
 			continue
 		}
-		attrs, ok := rw.accept(display, sc.attrs, sc.attrPath(t))
-		if !ok {
-			continue
-		}
+		attrs := rw.attrs(sc.attrs, sc.attrPath(t), display)
 		osPath := filepath.Join(baseOS, filepath.FromSlash(r))
 		if info, ok := rw.trackedInfo(display, osPath); ok {
 			rw.add(display, osPath, info.Size(), false, attrs)
@@ -442,10 +439,7 @@ func (rw *rootWalk) consider(display, rel, osPath string, size func() (int64, er
 	if explicit {
 		attrs = rw.explicitAttrs(display, osPath)
 	} else {
-		var ok bool
-		if attrs, ok = rw.accept(display, as, at); !ok {
-			return
-		}
+		attrs = rw.attrs(as, at, display)
 	}
 	n, err := size()
 	if err != nil {
@@ -475,30 +469,6 @@ func (rw *rootWalk) filtered(display, rel string, inIncluded bool) bool {
 		}
 	}
 	return ok
-}
-
-// accept applies Accept (or AcceptAttrs) to a file found by walking and
-// looks its attributes up (in as, at path at); a file rejected is
-// reported as Unsupported. With Accept, attributes are looked up only for
-// the files it accepts.
-func (rw *rootWalk) accept(display string, as *attrScope, at string) (Attrs, bool) {
-	var ok bool
-	var attrs Attrs
-	switch {
-	case rw.opts.AcceptAttrs != nil:
-		attrs = rw.attrs(as, at, display)
-		ok = rw.opts.AcceptAttrs(display, attrs)
-	case rw.opts.Accept != nil:
-		if ok = rw.opts.Accept(display); ok {
-			attrs = rw.attrs(as, at, display)
-		}
-	default:
-		attrs, ok = rw.attrs(as, at, display), true
-	}
-	if !ok {
-		rw.warn(display, "unsupported file type; skipped", Unsupported)
-	}
-	return attrs, ok
 }
 
 // add lists the file.

@@ -2,11 +2,12 @@
 //
 // It owns everything between the path arguments and the list of files:
 // resolving the arguments, walking directories, honouring ignore rules,
-// filtering by hidden-ness, globs and the caller's Accept test, and
-// giving every file its display path and its linguist attributes. It
-// opens no file for reading except ignore files, attribute files, git
-// config files, ".git" and "commondir" files and the git index (see
-// "Rules and metadata files").
+// filtering by hidden-ness and globs, and giving every file its display
+// path and its linguist attributes. Which of the files listed the caller
+// can use (is there a grammar for it?) is the caller's test, applied to
+// the list. It opens no file for reading except ignore files, attribute
+// files, git config files, ".git" and "commondir" files and the git index
+// (see "Rules and metadata files").
 //
 // # Ignore rules
 //
@@ -138,18 +139,10 @@
 // "--include" or "--exclude" and whose Reason is `pattern "P" matches
 // nothing`, unless a root argument could not be read.
 //
-// # Accept
-//
-// A file found by walking that Options.Accept rejects is not listed; it is
-// reported with a Warning of Kind Unsupported (one per file that the ignore
-// rules, hidden-ness and Include/Exclude let through), for the caller to
-// count rather than print. Options.AcceptAttrs, when set, replaces Accept
-// and is also given the file's attributes.
-//
 // # Explicit files
 //
 // Files named as arguments are "explicit": they are listed whatever the
-// ignore rules, hidden-ness and Accept say, but Include/Exclude (so that
+// ignore rules and hidden-ness say, but Include/Exclude (so that
 // `--files-from` lists can be filtered) still apply. (The size limit is the
 // reader's: package pipeline skips a file over it without reading it.) For
 // them the path as written is both the path relative to the root and the
@@ -173,17 +166,11 @@ import (
 
 // Options control which files are listed.
 type Options struct {
-	Hidden   bool                   // include hidden files/dirs; ".git" is always skipped
-	NoIgnore bool                   // ignore no file: no .gitignore, info/exclude, global excludes
-	Follow   bool                   // follow symlinks met while walking; loops are detected
-	Include  []string               // doublestar globs: when non-empty, a file or a directory above it must match one; "dir/" matches directories only
-	Exclude  []string               // doublestar globs: a file or directory matching any is skipped; "dir/" matches directories only
-	Accept   func(path string) bool // called with the display path of every file found by walking; not for explicit files. A rejected file gets an Unsupported warning
-
-	// AcceptAttrs, when set, is used instead of Accept and is also given
-	// the file's attributes (linguist-language may name a language that
-	// the extension does not).
-	AcceptAttrs func(path string, attrs Attrs) bool
+	Hidden   bool     // include hidden files/dirs; ".git" is always skipped
+	NoIgnore bool     // ignore no file: no .gitignore, info/exclude, global excludes
+	Follow   bool     // follow symlinks met while walking; loops are detected
+	Include  []string // doublestar globs: when non-empty, a file or a directory above it must match one; "dir/" matches directories only
+	Exclude  []string // doublestar globs: a file or directory matching any is skipped; "dir/" matches directories only
 }
 
 // File is one file to chunk.
@@ -204,10 +191,6 @@ const (
 	// Notice: information that is not a problem with any input, e.g. an
 	// unreadable git index or a root inside an ignored directory.
 	Notice
-	// Unsupported: a file found by walking that Options.Accept rejected
-	// (castchunk: no grammar for it). One per file, for counting rather
-	// than printing.
-	Unsupported
 )
 
 // String names the kind, for logs and tests.
@@ -217,8 +200,6 @@ func (k WarnKind) String() string {
 		return "unreadable"
 	case Notice:
 		return "notice"
-	case Unsupported:
-		return "unsupported"
 	}
 	return fmt.Sprintf("WarnKind(%d)", int(k))
 }
@@ -343,18 +324,9 @@ func (w *walker) result() ([]File, []Warning) {
 		if n := len(warns); n > 0 && warns[n-1] == x {
 			continue
 		}
-		if x.Kind == Unsupported && listed(files, x.Path) {
-			continue // also named as an argument, and listed as such
-		}
 		warns = append(warns, x)
 	}
 	return files, warns
-}
-
-// listed reports whether the sorted files hold the path.
-func listed(files []File, p string) bool {
-	i := sort.Search(len(files), func(i int) bool { return files[i].Path >= p })
-	return i < len(files) && files[i].Path == p
 }
 
 // statReason names why a path cannot be stat'ed, telling dangling and

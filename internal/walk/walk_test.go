@@ -77,8 +77,7 @@ func TestExplicitFiles(t *testing.T) {
 	dir := plainTree(t, "a.py", ".hidden.py", "ign.log", "notes.txt")
 	writeFile(t, filepath.Join(dir, ".gitignore"), "*.log\n")
 	t.Chdir(dir)
-	accept := func(p string) bool { return strings.HasSuffix(p, ".py") }
-	files, warns := mustList(t, []string{".hidden.py", "ign.log", "notes.txt", "."}, Options{Accept: accept})
+	files, warns := mustList(t, []string{".hidden.py", "ign.log", "notes.txt", "."}, Options{})
 	want := []File{
 		{Path: ".hidden.py", OSPath: ".hidden.py", Size: 11, Explicit: true},
 		{Path: "a.py", OSPath: "a.py", Size: 5},
@@ -92,18 +91,6 @@ func TestExplicitFiles(t *testing.T) {
 	files, _ = mustList(t, []string{".", "a.py"}, Options{})
 	if len(files) != 2 || files[0].Path != "a.py" || !files[0].Explicit || files[1].Explicit {
 		t.Errorf("dedup: %+v", files)
-	}
-}
-
-func TestAcceptSeesDisplayPaths(t *testing.T) {
-	dir := plainTree(t, "src/a.py", "src/b.txt")
-	t.Chdir(dir)
-	var seen []string
-	accept := func(p string) bool { seen = append(seen, p); return strings.HasSuffix(p, ".py") }
-	files, _ := mustList(t, []string{"./src"}, Options{Accept: accept})
-	sort.Strings(seen)
-	if got := paths(files); !reflect.DeepEqual(got, []string{"src/a.py"}) || !reflect.DeepEqual(seen, []string{"src/a.py", "src/b.txt"}) {
-		t.Errorf("files %q, Accept saw %q", got, seen)
 	}
 }
 
@@ -520,30 +507,5 @@ func TestGlobMatchesNothing(t *testing.T) {
 		if !reflect.DeepEqual(warns, c.want) {
 			t.Errorf("roots %q include %q exclude %q: warnings\n%v\nwant\n%v", c.roots, c.include, c.exclude, warns, c.want)
 		}
-	}
-}
-
-// TestUnsupportedReported: a file found by walking that Accept rejects is
-// reported, once, with its display path; files the walk leaves out for
-// other reasons, and files named as arguments, are not.
-func TestUnsupportedReported(t *testing.T) {
-	dir := plainTree(t, "a.py", "b.js", "sub/Makefile", "sub/c.md", "notes.txt", "x.log", ".h.js", "skip/d.js")
-	writeFile(t, filepath.Join(dir, ".gitignore"), "*.log\n")
-	t.Chdir(dir)
-	accept := func(p string) bool { return strings.HasSuffix(p, ".py") }
-	files, warns := mustList(t, []string{".", "sub", "notes.txt"}, Options{Accept: accept, Exclude: []string{"skip/"}})
-	if got := paths(files); !reflect.DeepEqual(got, []string{"a.py", "notes.txt"}) {
-		t.Errorf("files %q", got)
-	}
-	want := []Warning{
-		{"b.js", "unsupported file type; skipped", Unsupported},
-		{"sub/Makefile", "unsupported file type; skipped", Unsupported},
-		{"sub/c.md", "unsupported file type; skipped", Unsupported},
-	}
-	if !reflect.DeepEqual(warns, want) {
-		t.Errorf("warnings\n%v\nwant\n%v", warns, want)
-	}
-	if Unsupported.String() != "unsupported" {
-		t.Errorf("Unsupported.String() = %q", Unsupported.String())
 	}
 }
