@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -87,85 +85,4 @@ func changeLine(dst []byte, c stream.Change) []byte {
 	dst = append(dst, `,"path":`...)
 	dst = record.AppendQuoted(dst, c.Path)
 	return append(dst, "}\n"...)
-}
-
-// openStreams opens what diff and merge read and write: the named outputs
-// of chunk as streams of files, and the output (-o FILE, or stdout).
-func openStreams(ctx context.Context, names []string, output string, s Streams) ([]*stream.Reader, *output, func(), error) {
-	inputs, closeAll, err := openInputs(ctx, names, s)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	out, err := openOutput(output, s.Out)
-	if err != nil {
-		closeAll()
-		return nil, nil, nil, failure(fmt.Errorf("cannot write output: %w", err))
-	}
-	return inputs, out, closeAll, nil
-}
-
-// ctxWriter stops writing once ctx is done.
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (c ctxWriter) Write(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.w.Write(p)
-}
-
-// openInputs opens the named outputs of chunk (- is stdin, at most once)
-// as streams of files.
-func openInputs(ctx context.Context, names []string, s Streams) ([]*stream.Reader, func(), error) {
-	var files []*os.File
-	closeAll := func() {
-		for _, f := range files {
-			f.Close()
-		}
-	}
-	var readers []*stream.Reader
-	stdin := false
-	for _, name := range names {
-		if name == "-" {
-			if stdin {
-				closeAll()
-				return nil, nil, usageError("- (stdin) can be given once")
-			}
-			stdin = true
-			readers = append(readers, stream.NewReader(interruptibleReader{ctx, s.In}, "stdin"))
-			continue
-		}
-		f, err := os.Open(name)
-		if err != nil {
-			closeAll()
-			return nil, nil, &exitError{code: ExitFailure, err: err}
-		}
-		files = append(files, f)
-		readers = append(readers, stream.NewReader(f, name))
-	}
-	return readers, closeAll, nil
-}
-
-// finishOutput ends a run that wrote to out: on success the output is
-// committed (-o FILE moved into place) and then done runs; on failure or
-// interruption -o FILE is left untouched. A reader that went away (| head)
-// is no failure.
-func finishOutput(ctx context.Context, out *output, err error, done func() error) error {
-	if err == nil && ctx.Err() == nil {
-		err = out.commit()
-	} else {
-		out.abort()
-	}
-	switch {
-	case ctx.Err() != nil:
-		return ctx.Err()
-	case err != nil && closedPipe(err):
-		return nil
-	case err != nil:
-		return failure(err)
-	}
-	return done()
 }

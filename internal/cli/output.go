@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/castchunk/castchunk/internal/pipeline"
+	"github.com/castchunk/castchunk/internal/stream"
 )
 
 // output is where records go: stdout, or -o FILE written atomically. For a
@@ -134,8 +135,13 @@ func (o *output) commit() error {
 	return nil
 }
 
-// abort drops the output: the temporary file is removed, FILE untouched.
+// abort drops the output of a run that did not go through: the temporary
+// file is removed, FILE untouched. Stdout or a device keeps what was
+// written so far, flushed whole: never a line cut in half.
 func (o *output) abort() {
+	if o.temp == "" {
+		o.Flush() // the run is failing already; its error is the one told
+	}
 	if o.file != nil {
 		o.file.Close()
 		o.file = nil
@@ -216,4 +222,143 @@ func outputAmongInputs(name string, jobs []pipeline.Job) ([]pipeline.Job, error)
 // run stops quietly, as a filter should.
 func closedPipe(err error) bool {
 	return errors.Is(err, syscall.EPIPE)
+}
+
+// openStreams opens what diff and merge read and write: the named outputs
+// of chunk as streams of files, and the output (-o FILE, or stdout).
+func openStreams(ctx context.Context, names []string, output string, s Streams) ([]*stream.Reader, *output, func(), error) {
+	inputs, closeAll, err := openInputs(ctx, names, s)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	out, err := openOutput(output, s.Out)
+	if err != nil {
+		closeAll()
+		return nil, nil, nil, failure(fmt.Errorf("cannot write output: %w", err))
+	}
+	return inputs, out, closeAll, nil
+}
+
+// ctxWriter stops writing once ctx is done.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
+}
+
+// openInputs opens the named outputs of chunk (- is stdin, at most once)
+// as streams of files.
+func openInputs(ctx context.Context, names []string, s Streams) ([]*stream.Reader, func(), error) {
+	var files []*os.File
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	var readers []*stream.Reader
+	stdin := false
+	for _, name := range names {
+		if name == "-" {
+			if stdin {
+				closeAll()
+				return nil, nil, usageError("- (stdin) can be given once")
+			}
+			stdin = true
+			readers = append(readers, stream.NewReader(interruptibleReader{ctx, s.In}, "stdin"))
+			continue
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			closeAll()
+			return nil, nil, &exitError{code: ExitFailure, err: err}
+		}
+		files = append(files, f)
+		readers = append(readers, stream.NewReader(f, name))
+	}
+	return readers, closeAll, nil
+}
+
+// finishOutput ends a run that wrote to out: on success the output is
+// committed (-o FILE moved into place) and then done runs; on failure or
+// interruption -o FILE is left untouched. A reader that went away (| head)
+// is no failure.
+func finishOutput(ctx context.Context, out *output, err error, done func() error) error {
+	if err == nil && ctx.Err() == nil {
+		if err = out.commit(); err != nil {
+			err = fmt.Errorf("write output: %w", err)
+		}
+	} else {
+		out.abort()
+	}
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil && closedPipe(err):
+		return nil
+	case err != nil:
+		return failure(err)
+	}
+	return done()
+}
+
+// openRecords opens the record stream named by the optional argument (none
+// or -: stdin) for verify and stats. Opening a FIFO waits for a writer, and
+// reading a pipe or a terminal for data: neither may keep a signal from
+// stopping the run.
+func openRecords(ctx context.Context, args []string, stdin io.Reader) (io.Reader, string, func(), error) {
+	var in io.Reader
+	var name string
+	var closeIn func()
+	err := interruptible(ctx, func() (err error) {
+		in, name, closeIn, err = openInput(args, stdin)
+		return err
+	})
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return interruptibleReader{ctx, in}, name, closeIn, nil
+}
+
+// openInput opens the record stream named by the optional argument.
+func openInput(args []string, stdin io.Reader) (io.Reader, string, func(), error) {
+	if len(args) == 0 || args[0] == "-" {
+		return stdin, "stdin", func() {}, nil
+	}
+	f, err := os.Open(args[0])
+	if err != nil {
+		return nil, "", nil, &exitError{code: ExitUnreadable, err: err}
+	}
+	return f, args[0], func() { f.Close() }, nil
+}
+
+// interruptibleReader reads r in the background and gives way to ctx: a
+// read that blocks for good does not hold the run once ctx is done (the
+// read goes on in the background; the process is about to exit).
+type interruptibleReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (ir interruptibleReader) Read(p []byte) (int, error) {
+	type result struct {
+		n   int
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		n, err := ir.r.Read(p)
+		done <- result{n, err}
+	}()
+	select {
+	case r := <-done:
+		return r.n, r.err
+	case <-ir.ctx.Done():
+		return 0, ir.ctx.Err()
+	}
 }

@@ -1,8 +1,9 @@
 // Package cli is castchunk's command line. Each command lives in its own
 // file as an options struct and a run function; the streams are injected
 // (Streams), so tests run commands in-process and capture everything. This
-// package turns outcomes into exit statuses; the work itself lives in the
-// walk, pipeline, record and stats packages.
+// package turns flags into configurations and outcomes into exit statuses;
+// the work itself lives in the packages below it (walk, plan, pipeline,
+// record, cache, stats, verify, stream, eval).
 package cli
 
 import (
@@ -20,6 +21,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/castchunk/castchunk/internal/pipeline"
 	"github.com/castchunk/castchunk/internal/record"
 )
 
@@ -28,7 +30,7 @@ const (
 	ExitOK          = 0   // all good
 	ExitFailure     = 1   // the run failed: a write error, an internal error, problems found by verify
 	ExitUsage       = 2   // bad flags or arguments
-	ExitUnreadable  = 3   // output written, but some inputs could not be read
+	ExitUnreadable  = 3   // output written, but some inputs could not be read, or a file named as an argument was left out
 	ExitInterrupted = 130 // stopped by SIGINT or SIGTERM
 )
 
@@ -125,20 +127,14 @@ func availableMemory() int64 {
 	return total
 }
 
-// minDescriptors is the fewest open files castchunk runs with: the standard
-// streams, the Go runtime's own (its poller, the cgroup files it watches:
-// about four), and for the run one source file, the output, a folder being
-// walked and an ignore file.
-const minDescriptors = 12
-
 // claimDescriptors checks the limit on open files and makes the Go runtime
 // take the descriptors of its poller now: the runtime takes them on the
 // first file it opens and dies (a fatal error, not an error) if the limit
 // leaves none. The pipeline fits its workers to what is left.
 func claimDescriptors() error {
 	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err == nil && lim.Cur < minDescriptors {
-		return fmt.Errorf("the limit on open files (ulimit -n) is %d; castchunk needs at least %d", lim.Cur, minDescriptors)
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err == nil && lim.Cur < pipeline.ReservedDescriptors {
+		return fmt.Errorf("the limit on open files (ulimit -n) is %d; castchunk needs at least %d", lim.Cur, pipeline.ReservedDescriptors)
 	}
 	r, w, err := os.Pipe() // a pipe is registered with the poller, which starts it
 	if err != nil {

@@ -48,7 +48,7 @@ func runStats(ctx context.Context, o *statsOptions, args []string, s Streams) er
 	if o.maxSize < 1 {
 		return usageError("--max-size must be at least 1")
 	}
-	in, name, closeIn, err := openInput(args, s.In)
+	in, name, closeIn, err := openRecords(ctx, args, s.In)
 	if err != nil {
 		return err
 	}

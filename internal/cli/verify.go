@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -130,20 +129,11 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 			return failure(fmt.Errorf("cannot find the root: %w", err))
 		}
 	}
-	// Opening a FIFO waits for a writer, and reading a pipe or a terminal
-	// for data: neither may keep a signal from stopping the run.
-	var in io.Reader
-	var name string
-	var closeIn func()
-	err = interruptible(ctx, func() (err error) {
-		in, name, closeIn, err = openInput(args, s.In)
-		return err
-	})
+	in, name, closeIn, err := openRecords(ctx, args, s.In)
 	if err != nil {
 		return err
 	}
 	defer closeIn()
-	in = interruptibleReader{ctx, in}
 	out := newLineWriter(s.Out)
 	v := &verify.Verifier{
 		Root: root, AllowOutsideRoot: o.allowOutsideRoot, MaxFileSize: limit, Lang: o.lang, Budget: o.maxSize,
@@ -209,44 +199,6 @@ func maxRecordLine(limit int64) int {
 		return 0
 	}
 	return int(6*limit + 1<<20)
-}
-
-// openInput opens the record stream named by the optional argument.
-func openInput(args []string, stdin io.Reader) (io.Reader, string, func(), error) {
-	if len(args) == 0 || args[0] == "-" {
-		return stdin, "stdin", func() {}, nil
-	}
-	f, err := os.Open(args[0])
-	if err != nil {
-		return nil, "", nil, &exitError{code: ExitUnreadable, err: err}
-	}
-	return f, args[0], func() { f.Close() }, nil
-}
-
-// interruptibleReader reads r in the background and gives way to ctx: a
-// read that blocks for good does not hold the run once ctx is done (the
-// read goes on in the background; the process is about to exit).
-type interruptibleReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (ir interruptibleReader) Read(p []byte) (int, error) {
-	type result struct {
-		n   int
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		n, err := ir.r.Read(p)
-		done <- result{n, err}
-	}()
-	select {
-	case r := <-done:
-		return r.n, r.err
-	case <-ir.ctx.Done():
-		return 0, ir.ctx.Err()
-	}
 }
 
 // lineWriter prints lines and remembers the first write error, so a long

@@ -143,18 +143,22 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 	return nil
 }
 
+// ReservedDescriptors is how many open files the process needs for itself
+// besides its workers': the standard streams, the Go runtime's own (its
+// poller, the cgroup files it watches: about four), the output, a folder
+// being walked and an ignore file. A run refuses a lower limit (ulimit -n).
+const ReservedDescriptors = 12
+
 // descriptorWorkers is how many workers the limit on open files allows.
 // A worker holds at most two files open at once (a source and a cache
-// entry); the process needs a few more for itself (the standard streams,
-// the output, the Go runtime's poller, the walk). With `ulimit -n 8` the
-// run goes on with one worker instead of failing to open files.
+// entry). With a low `ulimit -n` the run goes on with one worker instead
+// of failing to open files.
 func descriptorWorkers() int {
-	const reserved = 12
 	var lim syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur > 1<<20 {
 		return 1 << 20
 	}
-	return max(1, (int(lim.Cur)-reserved)/2)
+	return max(1, (int(lim.Cur)-ReservedDescriptors)/2)
 }
 
 // windowBytes bounds the size of the files in flight; a bigger file goes

@@ -247,7 +247,7 @@ func sameRows(t *testing.T, reader string, got, want []string) {
 // alone, all of them.
 func schemas(t testing.TB) map[string]*Schema {
 	out := map[string]*Schema{"default": Default(), "all": All()}
-	for _, f := range Fields() {
+	for _, f := range All().Fields() {
 		if f.Optional {
 			s, err := Select(f.Name)
 			if err != nil {
@@ -601,7 +601,7 @@ func TestFormatTable(t *testing.T) {
 	if _, err := FormatByName("parquet").New(io.Discard, nil); err == nil {
 		t.Error("parquet without a schema was accepted")
 	}
-	bad := *Fields()[0]
+	bad := *All().Fields()[0]
 	bad.Name = "Bad-Name"
 	s, err := NewSchema(&bad)
 	if err != nil {

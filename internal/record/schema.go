@@ -28,7 +28,10 @@ type Field struct {
 	Name     string
 	Type     Type
 	Optional bool // written only when a run asks for it; readers accept records without it
-	PerFile  bool // the same in every record of a file: encoded once per file
+	// Flag is the flag of castchunk chunk (without its dashes) that asks
+	// for an optional field; its help begins "with `--FLAG`:".
+	Flag    string
+	PerFile bool // the same in every record of a file: encoded once per file
 	// NeedsExtra: the value comes from what the run adds to each chunk
 	// (File.Extras), so a file without Extras cannot have this field.
 	NeedsExtra bool
@@ -125,15 +128,15 @@ var fields = []*Field{
 		Append: appendContent,
 		Raw:    rawString(func(c *Chunk) []byte { return c.Content }),
 		Set:    func(r *Record, v Value) { r.Content = v.Str }},
-	{Name: "scope", Type: Defs, Optional: true, NeedsExtra: true, Help: "with `--context`: the definitions that enclose the chunk's first non-whitespace character and start before it, outermost first, each `{\"kind\",\"name\",\"line\"}`",
+	{Name: "scope", Type: Defs, Optional: true, Flag: "context", NeedsExtra: true, Help: "the definitions that enclose the chunk's first non-whitespace character and start before it, outermost first, each `{\"kind\",\"name\",\"line\"}`",
 		Append: defsField(func(x *Extra) []Def { return x.Scope }),
 		Raw:    rawDefs(func(x *Extra) []Def { return x.Scope }),
 		Set:    func(r *Record, v Value) { r.Scope = v.Str }},
-	{Name: "defines", Type: Defs, Optional: true, NeedsExtra: true, Help: "with `--context`: the definitions that start inside the chunk, in order, same shape",
+	{Name: "defines", Type: Defs, Optional: true, Flag: "context", NeedsExtra: true, Help: "the definitions that start inside the chunk, in order, same shape",
 		Append: defsField(func(x *Extra) []Def { return x.Defines }),
 		Raw:    rawDefs(func(x *Extra) []Def { return x.Defines }),
 		Set:    func(r *Record, v Value) { r.Defines = v.Str }},
-	{Name: "tokens", Type: Int, Optional: true, NeedsExtra: true, Help: "with `--tokenizer`: the tokens of `text` when the record has it, else of `content`",
+	{Name: "tokens", Type: Int, Optional: true, Flag: "tokenizer", NeedsExtra: true, Help: "the tokens of `text` when the record has it, else of `content`",
 		Append: func(dst []byte, c *Chunk) ([]byte, error) {
 			if c.Extra == nil {
 				return dst, errNoExtra
@@ -148,7 +151,7 @@ var fields = []*Field{
 			return nil
 		},
 		Set: func(r *Record, v Value) { r.Tokens = v.Int }},
-	{Name: "text", Type: String, Optional: true, NeedsExtra: true, Help: "with `--embed-text`: the string to embed, a header (the path on one line, the scope as `kind name > kind name` on the next when there is one) followed by `content`; `--max-size` and `--max-tokens` bound it",
+	{Name: "text", Type: String, Optional: true, Flag: "embed-text", NeedsExtra: true, Help: "the string to embed, a header (the path on one line, the scope as `kind name > kind name` on the next when there is one) followed by `content`; `--max-size` and `--max-tokens` bound it",
 		Append: appendText,
 		Raw: func(v *Cell, c *Chunk) error {
 			if c.Extra == nil {
@@ -311,14 +314,33 @@ func Select(optional ...string) (*Schema, error) {
 	return NewSchema(fs...)
 }
 
-// Fields returns the declared fields in record order.
-func Fields() []*Field { return append([]*Field(nil), fields...) }
-
 // Default is the schema of the records castchunk writes unless asked for
 // optional fields: every required field.
 func Default() *Schema { return defaultSchema }
 
-var allSchema = mustSelect("scope", "defines", "tokens", "text")
+var allSchema = mustSelect(OptionalFor(func(string) bool { return true })...)
+
+// OptionalFor names the optional fields whose flag asked reports as
+// given, in table order: how castchunk chunk turns its flags into a
+// schema, from the one table.
+func OptionalFor(asked func(flag string) bool) []string {
+	var names []string
+	for _, f := range fields {
+		if f.Optional && asked(f.Flag) {
+			names = append(names, f.Name)
+		}
+	}
+	return names
+}
+
+// help is the field's sentence for the field table, with the flag that
+// asks for it.
+func (f *Field) help() string {
+	if f.Flag != "" {
+		return "with `--" + f.Flag + "`: " + f.Help
+	}
+	return f.Help
+}
 
 // All is the schema of every field, optional ones included: what a reader
 // that checks them all knows.
@@ -351,7 +373,7 @@ func (s *Schema) Help(width int) string {
 	var b strings.Builder
 	for _, f := range s.fields {
 		head := fmt.Sprintf("  %-11s %-7s", f.Name, f.Type)
-		help := strings.ReplaceAll(f.Help, "`", "")
+		help := strings.ReplaceAll(f.help(), "`", "")
 		if f.Optional {
 			help = "(optional) " + help
 		}
@@ -383,7 +405,7 @@ func (s *Schema) Markdown() string {
 	var b strings.Builder
 	b.WriteString("| field | type | meaning |\n| --- | --- | --- |\n")
 	for _, f := range s.fields {
-		help := f.Help
+		help := f.help()
 		if f.Optional {
 			help = "optional: " + help
 		}

@@ -74,7 +74,7 @@ func TestFakeField(t *testing.T) {
 }
 
 func TestSchemaDeclarations(t *testing.T) {
-	if _, err := NewSchema(append(Fields(), Fields()[0])...); err == nil {
+	if _, err := NewSchema(append(All().Fields(), All().Fields()[0])...); err == nil {
 		t.Error("a field declared twice was accepted")
 	}
 	if _, err := Select("no-such-field"); err == nil {

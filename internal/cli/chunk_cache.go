@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/castchunk/castchunk/internal/cache"
+	"github.com/castchunk/castchunk/internal/pipeline"
+)
+
+// cacheEnv names the cache directory when --cache is not given, so CI can
+// turn the cache on for every run.
+const cacheEnv = "CASTCHUNK_CACHE"
+
+// openCache opens the cache when one is asked for. Its salt holds
+// everything besides a file's content and language that decides its
+// chunks: castchunk's build (for a development build, a hash of the binary
+// itself) and the method setup, whose key names every option.
+func openCache(cfg *chunkConfig) (*cache.Cache, error) {
+	if cfg.cacheDir == "" {
+		return nil, nil
+	}
+	c, err := cache.Open(cfg.cacheDir, buildID()+"|"+cfg.pipeline.Setup.Key()+"|"+cfg.pipeline.Enrich.Key())
+	if errors.Is(err, cache.ErrNotCache) {
+		return nil, usageError("--cache: %v", err)
+	}
+	if err != nil {
+		return nil, failure(err)
+	}
+	return c, nil
+}
+
+// pruneCache keeps the cache under --cache-max-size after a run that
+// stored entries.
+func (r *chunkRun) pruneCache() {
+	if r.cacheWrites == 0 {
+		return
+	}
+	if err := r.cfg.pipeline.Cache.Prune(r.cfg.cacheMax); err != nil {
+		r.warn(r.cfg.cacheDir, fmt.Sprintf("cannot prune the cache: %v", err))
+	}
+}
+
+// closeCache reports a cache database that had to be replaced, closes the
+// cache (writing its last entries), and returns the --stats line on it
+// ("" without a cache).
+func (r *chunkRun) closeCache() string {
+	c := r.cfg.pipeline.Cache
+	if c == nil {
+		return ""
+	}
+	if err := c.Repaired(); err != nil {
+		r.warn(r.cfg.cacheDir, err.Error())
+	}
+	st := c.Stats() // before Close
+	if err := c.Close(); err != nil && !r.cacheWarned {
+		r.cacheWarned = true
+		r.warn(r.cfg.cacheDir, fmt.Sprintf("cannot write to the cache: %v", err))
+	}
+	return fmt.Sprintf("cache: %d hits, %d misses, %d stored; %d entries, %.1f MiB on disk\n",
+		st.Hits, st.Misses, st.Writes, st.Entries, float64(st.Bytes)/(1<<20))
+}
+
+// noteCache counts cache writes and reports the first failed one.
+func (r *chunkRun) noteCache(res *pipeline.Result) {
+	switch {
+	case res.CacheErr != nil && !r.cacheWarned:
+		r.cacheWarned = true
+		r.warn(r.cfg.cacheDir, fmt.Sprintf("cannot write to the cache, going on without storing: %v", res.CacheErr))
+	case r.cfg.cacheDir != "" && res.CacheErr == nil && !res.Cached:
+		r.cacheWrites++
+	}
+}

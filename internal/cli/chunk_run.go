@@ -1,0 +1,313 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/castchunk/castchunk/internal/pipeline"
+	"github.com/castchunk/castchunk/internal/plan"
+	"github.com/castchunk/castchunk/internal/record"
+	"github.com/castchunk/castchunk/internal/stats"
+	"github.com/castchunk/castchunk/internal/walk"
+)
+
+// chunkRun is the state of one run of `castchunk chunk`.
+type chunkRun struct {
+	cfg        *chunkConfig
+	s          Streams
+	summary    stats.Summary
+	unreadable bool // some input could not be read: exit 3
+	failed     bool // a chunker broke a guarantee: exit 1
+	bar        *progressbar.ProgressBar
+
+	cacheWrites int  // entries stored this run
+	cacheWarned bool // a cache write failed and the user was told
+
+	generatedSkipped, vendoredSkipped int // told once each, at the end
+}
+
+// runChunk lists the files, chunks them and writes the records.
+func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
+	r := &chunkRun{cfg: cfg, s: s}
+	r.summary.Budget = cfg.pipeline.Setup.Budget
+	jobs, err := r.list()
+	if err != nil {
+		return err
+	}
+	if cfg.pipeline.Cache, err = openCache(cfg); err != nil {
+		return err
+	}
+	if c := cfg.pipeline.Cache; c != nil {
+		defer c.Close() // the early returns; closing twice is harmless
+	}
+	if jobs, err = outputAmongInputs(cfg.output, jobs); err != nil {
+		return err
+	}
+	out, err := openOutputCtx(ctx, cfg.output, s.Out)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return failure(fmt.Errorf("cannot write output: %w", err))
+	}
+	err = r.write(ctx, jobs, out)
+	if err == nil && r.failed {
+		// A chunker broke a guarantee: -o FILE is not replaced by output
+		// that lacks a file (stdout keeps the records written).
+		out.abort()
+		return r.finish()
+	}
+	return finishOutput(ctx, out, err, r.finish)
+}
+
+// finish ends a run whose records are written: the cache pruned and
+// closed, what was left out summed up, --stats, and the exit status.
+func (r *chunkRun) finish() error {
+	r.pruneCache()
+	cacheLine := r.closeCache()
+	r.tellSkipped()
+	if r.cfg.stats {
+		if err := r.summary.Report().WriteText(r.s.Err); err != nil {
+			return failure(err)
+		}
+		if _, err := io.WriteString(r.s.Err, cacheLine); err != nil {
+			return failure(err)
+		}
+	}
+	switch {
+	case r.failed:
+		return &exitError{code: ExitFailure}
+	case r.unreadable:
+		return &exitError{code: ExitUnreadable}
+	}
+	return nil
+}
+
+// list walks the roots and returns the jobs of this shard, warning about
+// what the walk could not take.
+func (r *chunkRun) list() ([]pipeline.Job, error) {
+	cfg := r.cfg
+	if cfg.stdin != nil {
+		return cfg.shard.filter([]pipeline.Job{*cfg.stdin}), nil
+	}
+	if len(cfg.roots) == 0 { // an empty --files-from list chunks nothing
+		return nil, nil
+	}
+	files, warnings, err := walk.List(cfg.roots, cfg.walk)
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	for _, w := range warnings {
+		switch w.Kind {
+		case walk.Unreadable:
+			r.unreadable = true
+		}
+		r.warn(w.Path, w.Reason)
+	}
+	jobs, err := r.jobs(files)
+	if err != nil {
+		return nil, err
+	}
+	return cfg.shard.filter(jobs), nil
+}
+
+// jobs makes the files' jobs, each with what its name decides (package
+// plan): its language, or vendored. A file named as an argument is never
+// vendored or generated; one that cannot be chunked is named in a warning
+// and makes the exit status 3.
+func (r *chunkRun) jobs(files []walk.File) ([]pipeline.Job, error) {
+	named := map[string]bool{}
+	for _, a := range r.cfg.args {
+		named[path.Clean(strings.ReplaceAll(a, string(os.PathSeparator), "/"))] = true
+	}
+	jobs := make([]pipeline.Job, 0, len(files))
+	for _, f := range files {
+		pf := plan.File{Path: f.Path, Rel: plan.RelativeTo(f.Path, r.cfg.roots), Attrs: f.Attrs, Named: f.Explicit && named[f.Path]}
+		jobs = append(jobs, r.cfg.pipeline.NewJob(pf, f.OSPath, f.Size))
+	}
+	return r.rooted(jobs), nil
+}
+
+// rooted writes the jobs' paths relative to the root, in path order, each
+// path once (two arguments may reach one file). A path outside the root
+// stays as reached from its argument; when the user chose the root, they
+// are told once.
+func (r *chunkRun) rooted(jobs []pipeline.Job) []pipeline.Job {
+	if r.cfg.rebase == nil {
+		return jobs
+	}
+	outside := 0
+	for i := range jobs {
+		p, ok := r.cfg.rebase.Path(jobs[i].Path)
+		if !ok {
+			outside++
+		}
+		jobs[i].Path = p
+	}
+	slices.SortStableFunc(jobs, func(a, b pipeline.Job) int { return strings.Compare(a.Path, b.Path) })
+	jobs = slices.CompactFunc(jobs, func(a, b pipeline.Job) bool { return a.Path == b.Path })
+	if outside > 0 && r.cfg.rootSet {
+		r.warn(r.cfg.rebase.Root(), fmt.Sprintf("%d files lie outside this root: their paths are written as reached from the arguments; give --root to choose another", outside))
+	}
+	return jobs
+}
+
+// write runs the pipeline into the output format; finishOutput (or abort)
+// then decides what becomes of the output.
+func (r *chunkRun) write(ctx context.Context, jobs []pipeline.Job, out *output) error {
+	w, err := r.cfg.format.New(out, r.cfg.schema)
+	if err != nil {
+		return fmt.Errorf("write output: %w", err)
+	}
+	r.startProgress(len(jobs))
+	err = pipeline.Run(ctx, jobs, r.cfg.pipeline, func(res *pipeline.Result) error { return r.emit(w, res) })
+	r.stopProgress()
+	if err == nil {
+		err = w.Close()
+	}
+	if err != nil && ctx.Err() == nil && !closedPipe(err) {
+		err = fmt.Errorf("write output: %w", err)
+	}
+	return err
+}
+
+// emit writes one file's records and accounts for it.
+func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
+	if r.bar != nil {
+		r.bar.Add(1)
+	}
+	if res.Outcome != plan.Chunked {
+		r.leftOut(res)
+		return nil
+	}
+	if res.Message != "" {
+		r.warn(res.Job.Path, res.Message)
+	}
+	r.noteCache(res)
+	if res.Lang != nil && res.Method != r.cfg.pipeline.Setup.Method {
+		r.summary.Fallback()
+	}
+	if res.HasSyntaxErrors {
+		r.summary.SyntaxErrors()
+	}
+	if len(res.Spans) == 0 {
+		r.summary.Empty()
+		return nil
+	}
+	f := record.File{Path: res.Job.Path, Language: res.Language, Method: res.Method.Name, Src: res.Src, Extras: res.Extras}
+	err := w.WriteFile(f, res.Spans)
+	var bad *record.EncodeError
+	if errors.As(err, &bad) {
+		r.fail(res.Job.Path, bad.Error())
+		return nil
+	}
+	name := res.Language
+	r.summary.AddFile(name, len(res.Src))
+	for _, s := range res.Spans {
+		r.summary.AddChunk(name, s.Size)
+	}
+	return err
+}
+
+// leftOut accounts for a file that is not written: counted by its reason,
+// warned about when the reason comes with a message (generated and
+// vendored files are summed up at the end instead). An unreadable file,
+// or a file named as an argument, makes the exit status 3.
+func (r *chunkRun) leftOut(res *pipeline.Result) {
+	switch res.Outcome {
+	case plan.Failed:
+		r.fail(res.Job.Path, res.Message)
+		return
+	case plan.Unsupported:
+		r.summary.Unsupported(res.Job.Path)
+	case plan.Generated:
+		r.generatedSkipped++
+		r.summary.Skip(res.Outcome.String())
+	case plan.Vendored:
+		r.vendoredSkipped++
+		r.summary.Skip(res.Outcome.String())
+	default:
+		r.summary.Skip(res.Outcome.String())
+	}
+	if res.Outcome == plan.Unreadable || res.Job.Named {
+		r.unreadable = true
+	}
+	if res.Message != "" {
+		r.warn(res.Job.Path, res.Message)
+	}
+}
+
+// tellSkipped says, once per reason, how many files were left out on
+// purpose and how to bring them back.
+func (r *chunkRun) tellSkipped() {
+	for _, n := range []struct {
+		count      int
+		what, flag string
+	}{{r.generatedSkipped, "generated", "--include-generated"}, {r.vendoredSkipped, "vendored", "--include-vendored"}} {
+		if n.count > 0 {
+			fmt.Fprintf(r.s.Err, "castchunk: skipped %d %s %s (%s to chunk %s)\n", n.count, n.what, plural(n.count, "file", "files"), n.flag, plural(n.count, "it", "them"))
+		}
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// fail reports a file a chunker got wrong: it is left out, and the run
+// exits 1.
+func (r *chunkRun) fail(path, msg string) {
+	r.failed = true
+	r.summary.Skip(plan.Failed.String())
+	r.warn(path, strings.TrimPrefix(msg, path+": "))
+}
+
+// warn prints one line on stderr: "castchunk: PATH: reason", the path
+// quoted when it would not print safely on one line.
+func (r *chunkRun) warn(path, reason string) {
+	if r.bar != nil {
+		r.bar.Clear()
+	}
+	fmt.Fprintf(r.s.Err, "castchunk: %s: %s\n", quoteName(path), safeText(reason))
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// startProgress shows a progress bar when stderr is a terminal.
+func (r *chunkRun) startProgress(total int) {
+	f, ok := r.s.Err.(*os.File)
+	if !r.cfg.progress || !ok || !isTerminal(f) || total < 2 {
+		return
+	}
+	r.bar = progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(f),
+		progressbar.OptionSetDescription("chunking"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)
+}
+
+func (r *chunkRun) stopProgress() {
+	if r.bar != nil {
+		r.bar.Finish()
+		r.bar = nil
+	}
+}
