@@ -1,7 +1,10 @@
 // Package chunk holds what the chunkers share: the Span they produce, the
 // size metric (non-whitespace code points, docs/design.md "The size metric"), the
 // splitter for text larger than the budget, and the checker of the
-// guarantees. It knows nothing of files, languages or syntax trees.
+// guarantees; and, in method.go, the Method declaration every chunking
+// method fills in. It knows nothing of files or languages: a tree reaches a
+// chunker only as Input.Tree, which the chunker asks (named?, extra?,
+// children, byte range), never matching node-type names.
 package chunk
 
 import (

@@ -285,90 +285,131 @@ func (r *gitRepo) gitLog(ctx context.Context, rev string, fn func(*commit) bool)
 
 // parseLog reads the output of gitLog's command.
 func parseLog(in *bufio.Reader, fn func(*commit) bool) error {
-	var c *commit
-	var f *fileDiff
-	inMessage, inHeader := false, false
-	var msg strings.Builder
-	flush := func() bool {
-		if c == nil {
-			return true
-		}
-		done := c
-		c = nil
-		return fn(done)
-	}
+	p := &logParser{fn: fn}
 	for {
 		line, err := in.ReadBytes('\n')
 		if len(line) == 0 && err != nil {
 			if err == io.EOF {
-				flush()
+				p.flush()
 				return nil
 			}
 			return err
 		}
-		switch {
-		case bytes.HasPrefix(line, []byte("\x00\x01")):
-			if !flush() {
-				return nil
-			}
-			fields := strings.Fields(string(line[2:]))
-			if len(fields) == 0 {
-				return errors.New("git log: a commit without a hash")
-			}
-			c = &commit{Sha: fields[0], Parents: len(fields) - 1}
-			if len(fields) > 1 {
-				c.Parent = fields[1]
-			}
-			f, inMessage, inHeader = nil, true, false
-			msg.Reset()
-		case c == nil:
-		case inMessage:
-			if i := bytes.Index(line, []byte("\x00\x02")); i >= 0 {
-				msg.Write(line[:i])
-				c.Message = msg.String()
-				inMessage = false
-			} else {
-				msg.Write(line)
-			}
-		case bytes.HasPrefix(line, []byte("diff --git ")):
-			c.Files = append(c.Files, fileDiff{Path: diffGitPath(string(bytes.TrimRight(line[len("diff --git "):], "\n")))})
-			f, inHeader = &c.Files[len(c.Files)-1], true
-		case f == nil:
-		case inHeader && bytes.HasPrefix(line, []byte("index ")):
-			ids := strings.Fields(string(line[len("index "):]))
-			if len(ids) > 0 {
-				if old, _, ok := strings.Cut(ids[0], ".."); ok && strings.Trim(old, "0") != "" {
-					f.OldBlob = old
-				}
-			}
-		case inHeader && bytes.HasPrefix(line, []byte("new file mode")):
-			f.Added = true
-		case inHeader && bytes.HasPrefix(line, []byte("--- ")):
-			if p, ok := diffPath(string(bytes.TrimRight(line[4:], "\n")), "a/"); ok {
-				f.Path = p
-			}
-		case inHeader && bytes.HasPrefix(line, []byte("+++ ")):
-			if p, ok := diffPath(string(bytes.TrimRight(line[4:], "\n")), "b/"); ok && f.Added {
-				f.Path = p
-			}
-		case bytes.HasPrefix(line, []byte("@@ ")):
-			inHeader = false
-			first, count, ok := hunkOld(string(line))
-			if !ok {
-				return fmt.Errorf("git log: commit %s: unexpected hunk header %q", c.Sha, bytes.TrimSpace(line))
-			}
-			if count == 0 {
-				f.Lines = append(f.Lines, max(first, 1))
-			}
-			for l := first; l < first+count; l++ {
-				f.Lines = append(f.Lines, l)
-			}
+		if stop, perr := p.line(line); stop || perr != nil {
+			return perr
 		}
 		if err == io.EOF {
-			flush()
+			p.flush()
 			return nil
 		}
 	}
+}
+
+// logParser is parseLog's state: the commit being read, its file being
+// read, and where in the commit the lines are.
+type logParser struct {
+	fn        func(*commit) bool
+	c         *commit
+	f         *fileDiff
+	inMessage bool // between the commit line and the message's end mark
+	inHeader  bool // in a file's diff header, before its first hunk
+	msg       strings.Builder
+}
+
+// flush hands the commit read to fn; false when fn wants no more.
+func (p *logParser) flush() bool {
+	if p.c == nil {
+		return true
+	}
+	done := p.c
+	p.c = nil
+	return p.fn(done)
+}
+
+// line reads one line of the log; stop is true when fn wants no more.
+func (p *logParser) line(line []byte) (stop bool, err error) {
+	switch {
+	case bytes.HasPrefix(line, []byte("\x00\x01")):
+		if !p.flush() {
+			return true, nil
+		}
+		return false, p.commitLine(line[2:])
+	case p.c == nil:
+	case p.inMessage:
+		if i := bytes.Index(line, []byte("\x00\x02")); i >= 0 {
+			p.msg.Write(line[:i])
+			p.c.Message = p.msg.String()
+			p.inMessage = false
+		} else {
+			p.msg.Write(line)
+		}
+	case bytes.HasPrefix(line, []byte("diff --git ")):
+		p.c.Files = append(p.c.Files, fileDiff{Path: diffGitPath(string(bytes.TrimRight(line[len("diff --git "):], "\n")))})
+		p.f, p.inHeader = &p.c.Files[len(p.c.Files)-1], true
+	case p.f == nil:
+	case p.inHeader && !bytes.HasPrefix(line, []byte("@@ ")):
+		p.headerLine(line)
+	case bytes.HasPrefix(line, []byte("@@ ")):
+		return false, p.hunk(line)
+	}
+	return false, nil
+}
+
+// commitLine starts a commit: "HASH [PARENT...]".
+func (p *logParser) commitLine(line []byte) error {
+	fields := strings.Fields(string(line))
+	if len(fields) == 0 {
+		return errors.New("git log: a commit without a hash")
+	}
+	p.c = &commit{Sha: fields[0], Parents: len(fields) - 1}
+	if len(fields) > 1 {
+		p.c.Parent = fields[1]
+	}
+	p.f, p.inMessage, p.inHeader = nil, true, false
+	p.msg.Reset()
+	return nil
+}
+
+// headerLine reads a line of a file's diff header: the parent's blob, a
+// new file, the paths.
+func (p *logParser) headerLine(line []byte) {
+	f := p.f
+	switch {
+	case bytes.HasPrefix(line, []byte("index ")):
+		ids := strings.Fields(string(line[len("index "):]))
+		if len(ids) > 0 {
+			if old, _, ok := strings.Cut(ids[0], ".."); ok && strings.Trim(old, "0") != "" {
+				f.OldBlob = old
+			}
+		}
+	case bytes.HasPrefix(line, []byte("new file mode")):
+		f.Added = true
+	case bytes.HasPrefix(line, []byte("--- ")):
+		if path, ok := diffPath(string(bytes.TrimRight(line[4:], "\n")), "a/"); ok {
+			f.Path = path
+		}
+	case bytes.HasPrefix(line, []byte("+++ ")):
+		if path, ok := diffPath(string(bytes.TrimRight(line[4:], "\n")), "b/"); ok && f.Added {
+			f.Path = path
+		}
+	}
+}
+
+// hunk reads a hunk header: the parent's lines it removes or changes (for
+// a pure addition, the line it follows).
+func (p *logParser) hunk(line []byte) error {
+	p.inHeader = false
+	first, count, ok := hunkOld(string(line))
+	if !ok {
+		return fmt.Errorf("git log: commit %s: unexpected hunk header %q", p.c.Sha, bytes.TrimSpace(line))
+	}
+	if count == 0 {
+		p.f.Lines = append(p.f.Lines, max(first, 1))
+	}
+	for l := first; l < first+count; l++ {
+		p.f.Lines = append(p.f.Lines, l)
+	}
+	return nil
 }
 
 // hunkOld reads the parent's side of a hunk header "@@ -l[,s] +l[,s] @@".

@@ -254,97 +254,124 @@ func evaluate(ctx context.Context, pl *planner, c Config) (*scores, error) {
 	if err := setup.Check(); err != nil {
 		return nil, err
 	}
-	opt := pl.opt
-	cfg := pipeline.Config{Jobs: opt.Jobs, Setup: setup, Plan: pl.policy(),
+	cfg := pipeline.Config{Jobs: pl.opt.Jobs, Setup: setup, Plan: pl.policy(),
 		Enrich: enrich.Options{Context: c.Context, Text: c.Context}}
-	entries := pl.p.entries
-	jobs := make([]pipeline.Job, len(entries))
-	for i, e := range entries {
-		jobs[i] = cfg.NewJob(e.file(), e.OSPath, e.Size)
-		if e.Blob != "" || e.Cut >= 0 {
-			jobs[i].OSPath = e.Path
-			jobs[i].Reader = &lazyReader{pl: pl, e: e}
-		}
-	}
-	x := NewIndex()
-	var docs []docInfo
-	var headers []string
-	spans := make([][2]int32, len(entries)) // by entry: its documents
-	s := &scores{skipped: map[string]int{}}
+	jobs := pl.jobs(cfg)
+	in := &indexer{x: NewIndex(), spans: make([][2]int32, len(jobs)), s: &scores{skipped: map[string]int{}}, warn: pl.opt.Warn}
 	stage := "chunking " + c.String()
-	n := 0
 	err := pipeline.Run(ctx, jobs, cfg, func(r *pipeline.Result) error {
-		e := n
-		n++
-		if opt.Progress != nil {
-			opt.Progress(stage, n, len(jobs))
-		}
-		spans[e][0] = int32(len(docs))
-		defer func() { spans[e][1] = int32(len(docs)) }()
-		switch r.Outcome {
-		case fate.Chunked:
-			s.chunked++
-		case fate.Failed:
-			s.skipped[r.Outcome.String()]++
-			if opt.Warn != nil {
-				opt.Warn(r.Job.Path, r.Message)
-			}
-			return nil
-		default:
-			s.skipped[r.Outcome.String()]++
-			return nil
-		}
-		line, pos := int32(1), 0
-		for i, sp := range r.Spans {
-			line += int32(bytes.Count(r.Src[pos:sp.Start], []byte{'\n'}))
-			pos = sp.Start
-			d := docInfo{entry: int32(e), start: int32(sp.Start), end: int32(sp.End), first: line, header: -1}
-			d.last = line + int32(bytes.Count(r.Src[sp.Start:sp.End-1], []byte{'\n'}))
-			var h []byte
-			if r.Extras != nil && r.Extras[i].Header != "" {
-				if len(headers) == 0 || headers[len(headers)-1] != r.Extras[i].Header {
-					headers = append(headers, r.Extras[i].Header)
-				}
-				d.header = int32(len(headers) - 1)
-				h = []byte(r.Extras[i].Header)
-			}
-			x.Add(h, r.Src[sp.Start:sp.End])
-			docs = append(docs, d)
+		in.add(r)
+		if pl.opt.Progress != nil {
+			pl.opt.Progress(stage, in.n, len(jobs))
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	sc := &scorer{pl: pl, x: x, docs: docs, headers: headers, cache: map[int32][]byte{}}
-	s.values = make([][2]float64, len(pl.p.queries))
-	s.live = make([]int, len(pl.p.queries))
-	s.top = make([]lineSpan, len(pl.p.queries))
-	for qi, q := range pl.p.queries {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		for _, id := range q.Off {
-			for d := spans[id][0]; d < spans[id][1]; d++ {
-				x.SetLive(int(d), false)
-			}
-		}
-		for _, id := range q.On {
-			for d := spans[id][0]; d < spans[id][1]; d++ {
-				x.SetLive(int(d), true)
-			}
-		}
-		s.live[qi] = x.Live()
-		v, top, err := sc.score(q)
-		if err != nil {
-			return nil, err
-		}
-		s.values[qi], s.top[qi] = v, top
-		if opt.Progress != nil {
-			opt.Progress("scoring "+c.String(), qi+1, len(pl.p.queries))
+	return in.s, pl.scoreAll(ctx, in, "scoring "+c.String())
+}
+
+// jobs are the pipeline's jobs of every entry, in order; an entry read
+// from git, or cut short, is read through a lazyReader.
+func (pl *planner) jobs(cfg pipeline.Config) []pipeline.Job {
+	jobs := make([]pipeline.Job, len(pl.p.entries))
+	for i, e := range pl.p.entries {
+		jobs[i] = cfg.NewJob(e.file(), e.OSPath, e.Size)
+		if e.Blob != "" || e.Cut >= 0 {
+			jobs[i].OSPath = e.Path
+			jobs[i].Reader = &lazyReader{pl: pl, e: e}
 		}
 	}
-	return s, nil
+	return jobs
+}
+
+// indexer indexes the chunks of one configuration, entry after entry, as
+// the pipeline delivers them.
+type indexer struct {
+	x       *Index
+	docs    []docInfo
+	headers []string
+	spans   [][2]int32 // by entry: its documents
+	s       *scores
+	n       int // entries seen
+	warn    func(path, msg string)
+}
+
+// add indexes one entry's chunks, each with its header (--context), and
+// counts the entries left out by their reason.
+func (in *indexer) add(r *pipeline.Result) {
+	e := in.n
+	in.n++
+	in.spans[e][0] = int32(len(in.docs))
+	defer func() { in.spans[e][1] = int32(len(in.docs)) }()
+	switch r.Outcome {
+	case fate.Chunked:
+		in.s.chunked++
+	case fate.Failed:
+		in.s.skipped[r.Outcome.String()]++
+		if in.warn != nil {
+			in.warn(r.Job.Path, r.Message)
+		}
+		return
+	default:
+		in.s.skipped[r.Outcome.String()]++
+		return
+	}
+	line, pos := int32(1), 0
+	for i, sp := range r.Spans {
+		line += int32(bytes.Count(r.Src[pos:sp.Start], []byte{'\n'}))
+		pos = sp.Start
+		d := docInfo{entry: int32(e), start: int32(sp.Start), end: int32(sp.End), first: line, header: -1}
+		d.last = line + int32(bytes.Count(r.Src[sp.Start:sp.End-1], []byte{'\n'}))
+		var h []byte
+		if r.Extras != nil && r.Extras[i].Header != "" {
+			if len(in.headers) == 0 || in.headers[len(in.headers)-1] != r.Extras[i].Header {
+				in.headers = append(in.headers, r.Extras[i].Header)
+			}
+			d.header = int32(len(in.headers) - 1)
+			h = []byte(r.Extras[i].Header)
+		}
+		in.x.Add(h, r.Src[sp.Start:sp.End])
+		in.docs = append(in.docs, d)
+	}
+}
+
+// scoreAll scores every query against the index, switching on and off the
+// documents of the entries each query's tree adds and removes.
+func (pl *planner) scoreAll(ctx context.Context, in *indexer, stage string) error {
+	queries := pl.p.queries
+	sc := &scorer{pl: pl, x: in.x, docs: in.docs, headers: in.headers, cache: map[int32][]byte{}}
+	s := in.s
+	s.values = make([][2]float64, len(queries))
+	s.live = make([]int, len(queries))
+	s.top = make([]lineSpan, len(queries))
+	for qi, q := range queries {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		in.setLive(q.Off, false)
+		in.setLive(q.On, true)
+		s.live[qi] = in.x.Live()
+		v, top, err := sc.score(q)
+		if err != nil {
+			return err
+		}
+		s.values[qi], s.top[qi] = v, top
+		if pl.opt.Progress != nil {
+			pl.opt.Progress(stage, qi+1, len(queries))
+		}
+	}
+	return nil
+}
+
+// setLive switches the documents of the entries on or off.
+func (in *indexer) setLive(entries []int32, live bool) {
+	for _, id := range entries {
+		for d := in.spans[id][0]; d < in.spans[id][1]; d++ {
+			in.x.SetLive(int(d), live)
+		}
+	}
 }
 
 // lazyReader reads an entry's bytes when the pipeline first reads it.

@@ -31,7 +31,7 @@ func TestByName(t *testing.T) {
 		{Policy{Lang: python}, File{Path: "notes.txt"}, "chunked python"},
 		{Policy{}, File{Path: "x.h", Attrs: walk.Attrs{Language: "C++"}}, "chunked cpp"},
 		{Policy{}, File{Path: "vendor/a.py"}, "vendored python"},
-		{Policy{}, File{Path: "vendor/README"}, "unsupported -"},       // would not have been chunked
+		{Policy{}, File{Path: "vendor/README"}, "unsupported -"},        // would not have been chunked
 		{Policy{Text: true}, File{Path: "vendor/README"}, "vendored -"}, // would have been, as text
 		{Policy{KeepVendored: true}, File{Path: "vendor/a.py"}, "chunked python"},
 		{Policy{}, File{Path: "vendor/a.py", Named: true}, "chunked python"},
