@@ -2,15 +2,13 @@ package cli
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/castchunk/castchunk/internal/plan/plantest"
 )
 
 // TestChunkFates: castchunk chunk gives testdata/plan/mixed.txtar's files
@@ -74,27 +72,8 @@ func sorted(m map[string]int) []string {
 // folder and returns its fates: path → "FATE [LANGUAGE]".
 func mixedTree(t *testing.T) map[string]string {
 	t.Helper()
-	ar, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "plan", "mixed.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{}
-	want := map[string]string{}
-	for _, f := range ar.Files {
-		if f.Name == "fates" {
-			for _, line := range strings.Split(strings.TrimSpace(string(f.Data)), "\n") {
-				p, rest, _ := strings.Cut(line, " ")
-				want[p] = rest
-			}
-			continue
-		}
-		files[f.Name] = string(f.Data)
-	}
-	files["bin.py"] = "x = 1\x00\n"
-	files["u16.py"] = "\xff\xfex\x00\n\x00"
-	badSetup(t, files)
-	if _, err := os.Stat(".gitattributes"); err != nil {
-		t.Fatal(err)
-	}
+	dir := t.TempDir()
+	want := plantest.WriteMixed(t, dir)
+	t.Chdir(dir)
 	return want
 }
