@@ -256,7 +256,9 @@ func (d *Decoder) mapBig(limit int) bool {
 }
 
 // parse decodes one line into rec and checks it; errors say what is wrong
-// and, where it helps, at which column (1-based byte).
+// and, where it helps, at which column (1-based byte). The work is split
+// by what it needs: the line's bytes, the object's opening, its members,
+// then the rules only the whole record can answer.
 func (d *Decoder) parse(line []byte, rec *Record) error {
 	if len(line) == 0 {
 		return errors.New("empty line")
@@ -268,12 +270,30 @@ func (d *Decoder) parse(line []byte, rec *Record) error {
 	if schema == nil {
 		schema = Default()
 	}
+	d.sc.reset(line, d.Strict)
+	if err := d.openObject(); err != nil {
+		return err
+	}
+	*rec = Record{}
+	if len(d.seen) != len(schema.fields) {
+		d.seen = make([]bool, len(schema.fields))
+	}
+	clear(d.seen)
+	if err := d.members(schema, rec); err != nil {
+		return err
+	}
+	return d.checkRecord(schema, rec)
+}
+
+// openObject consumes the '{' that must start the line. Anything else is
+// named by its JSON kind, so that the message says what the line holds
+// (an array, a string...) rather than which byte is unexpected.
+func (d *Decoder) openObject() error {
 	sc := &d.sc
-	sc.reset(line, d.Strict)
 	if !sc.more() {
 		return errEOF
 	}
-	if line[sc.i] != '{' {
+	if sc.s[sc.i] != '{' {
 		kind, err := sc.kind()
 		if err != nil {
 			return err
@@ -281,63 +301,81 @@ func (d *Decoder) parse(line []byte, rec *Record) error {
 		return fmt.Errorf("not a JSON object (starts with %s)", kind)
 	}
 	sc.i++
-	*rec = Record{}
-	if len(d.seen) != len(schema.fields) {
-		d.seen = make([]bool, len(schema.fields))
-	}
-	clear(d.seen)
+	return nil
+}
+
+// members reads the object's key:value pairs through its closing '}'.
+// It holds the object's grammar (keys, commas, the end) and leaves what a
+// pair means to member, so that each reads as one concern.
+func (d *Decoder) members(schema *Schema, rec *Record) error {
+	sc := &d.sc
 	if !sc.more() {
 		return errEOF
 	}
-	last := -1
-	if line[sc.i] == '}' {
+	if sc.s[sc.i] == '}' {
 		sc.i++
-	} else {
-		for {
-			if !sc.more() {
-				return errEOF
-			}
-			if line[sc.i] != '"' {
-				return sc.syntax("looking for beginning of object key string")
-			}
-			start, end, n, escaped, err := sc.str()
-			if err != nil {
-				return err
-			}
-			if err := sc.colon(); err != nil {
-				return err
-			}
-			f, i := d.field(schema, start, end, n, escaped)
-			switch {
-			case f == nil && d.Strict:
-				return fmt.Errorf("unknown field %q (without --strict, fields castchunk does not know are ignored)", d.keyName(start, end, escaped))
-			case f == nil:
-				if err := sc.skip(1); err != nil {
-					return err
-				}
-			case d.seen[i]:
-				return fmt.Errorf("duplicate field %q", f.Name)
-			case d.Strict && i < last:
-				return fmt.Errorf("field %q comes after %q; the order is %s", f.Name, schema.fields[last].Name, strings.Join(schema.Names(), ", "))
-			default:
-				d.seen[i], last = true, i
-				if err := d.value(f, rec); err != nil {
-					return err
-				}
-			}
-			if !sc.more() {
-				return errEOF
-			}
-			if line[sc.i] == '}' {
-				sc.i++
-				break
-			}
-			if line[sc.i] != ',' {
-				return sc.syntax("after object key:value pair")
-			}
-			sc.i++
-		}
+		return nil
 	}
+	last := -1 // the schema index of the last known field read
+	for {
+		if !sc.more() {
+			return errEOF
+		}
+		if sc.s[sc.i] != '"' {
+			return sc.syntax("looking for beginning of object key string")
+		}
+		var err error
+		if last, err = d.member(schema, rec, last); err != nil {
+			return err
+		}
+		if !sc.more() {
+			return errEOF
+		}
+		if sc.s[sc.i] == '}' {
+			sc.i++
+			return nil
+		}
+		if sc.s[sc.i] != ',' {
+			return sc.syntax("after object key:value pair")
+		}
+		sc.i++
+	}
+}
+
+// member reads one key:value pair, its key at the scanner: a known
+// field's value goes into rec, an unknown field's is checked and skipped
+// (refused when Strict). last is the schema index of the previous known
+// field (-1: none), which Strict's order is checked against; member
+// returns the index to check the next field against.
+func (d *Decoder) member(schema *Schema, rec *Record, last int) (int, error) {
+	sc := &d.sc
+	start, end, n, escaped, err := sc.str()
+	if err != nil {
+		return last, err
+	}
+	if err := sc.colon(); err != nil {
+		return last, err
+	}
+	f, i := d.field(schema, start, end, n, escaped)
+	switch {
+	case f == nil && d.Strict:
+		return last, fmt.Errorf("unknown field %q (without --strict, fields castchunk does not know are ignored)", d.keyName(start, end, escaped))
+	case f == nil:
+		return last, sc.skip(1)
+	case d.seen[i]:
+		return last, fmt.Errorf("duplicate field %q", f.Name)
+	case d.Strict && i < last:
+		return last, fmt.Errorf("field %q comes after %q; the order is %s", f.Name, schema.fields[last].Name, strings.Join(schema.Names(), ", "))
+	}
+	d.seen[i] = true
+	return i, d.value(f, rec)
+}
+
+// checkRecord applies the rules that need the whole object read: nothing
+// after it, every needed field present, a well-formed id, and (Strict)
+// the encoder's spelling throughout, noted by the scanner as it went.
+func (d *Decoder) checkRecord(schema *Schema, rec *Record) error {
+	sc := &d.sc
 	end := sc.i
 	if sc.more() {
 		return fmt.Errorf("data after the object at column %d", end+1)

@@ -125,96 +125,153 @@ func newHash(hashLen int) hash.Hash {
 
 var errIndexTruncated = errors.New("index file truncated")
 
-// parseIndex parses an index file whose object names are hashLen bytes.
+// parseIndex parses an index file whose object names are hashLen bytes:
+// the header and checksum, the entries, then the extensions.
 func parseIndex(data []byte, hashLen int) (*gitIndex, error) {
+	version, body, sum, err := indexBody(data, hashLen)
+	if err != nil {
+		return nil, err
+	}
+	idx := &gitIndex{sum: sum}
+	off, err := idx.parseEntries(body, version, binary.BigEndian.Uint32(data[8:]), hashLen)
+	if err != nil {
+		return nil, err
+	}
+	if err := idx.parseExtensions(body[off:], hashLen); err != nil {
+		return nil, err
+	}
+	return idx, nil
+}
+
+// indexBody checks an index file's header and trailing checksum before
+// anything else is read, and returns its version, the bytes the checksum
+// covers and the checksum (which names a shared index to its split index).
+func indexBody(data []byte, hashLen int) (version uint32, body, sum []byte, err error) {
 	if len(data) < 12+hashLen || string(data[:4]) != "DIRC" {
-		return nil, errors.New("not a git index")
+		return 0, nil, nil, errors.New("not a git index")
 	}
-	version := binary.BigEndian.Uint32(data[4:])
+	version = binary.BigEndian.Uint32(data[4:])
 	if version < 2 || version > 4 {
-		return nil, fmt.Errorf("index version %d is not supported", version)
+		return 0, nil, nil, fmt.Errorf("index version %d is not supported", version)
 	}
-	body, sum := data[:len(data)-hashLen], data[len(data)-hashLen:]
+	body, sum = data[:len(data)-hashLen], data[len(data)-hashLen:]
 	if !allZero(sum) { // index.skipHash writes zeros
 		h := newHash(hashLen)
 		h.Write(body)
 		if !bytes.Equal(h.Sum(nil), sum) {
-			return nil, errors.New("index checksum mismatch")
+			return 0, nil, nil, errors.New("index checksum mismatch")
 		}
 	}
-	n := binary.BigEndian.Uint32(data[8:])
+	return version, body, sum, nil
+}
+
+// parseEntries reads the n entries after the 12-byte header of body and
+// returns the offset where the extensions start. The count is checked
+// against the body's length first, so that a corrupt count cannot make
+// it reserve more entries than the file could hold.
+func (idx *gitIndex) parseEntries(body []byte, version, n uint32, hashLen int) (int, error) {
 	// 40 bytes of stat data, the object name, 16 bits of flags.
 	fixed := 40 + hashLen + 2
 	if uint64(n) > uint64(len(body)/(fixed+1)) {
-		return nil, errIndexTruncated
+		return 0, errIndexTruncated
 	}
-	idx := &gitIndex{entries: make([]indexEntry, 0, n), sum: sum}
+	idx.entries = make([]indexEntry, 0, n)
 	off := 12
 	var prev []byte // v4: the previous name
 	for range n {
 		start := off
 		if off+fixed > len(body) {
-			return nil, errIndexTruncated
+			return 0, errIndexTruncated
 		}
 		mode := binary.BigEndian.Uint32(body[off+24:])
 		flags := binary.BigEndian.Uint16(body[off+fixed-2:])
 		off += fixed
 		if flags&0x4000 != 0 { // extended: 16 more bits of flags
 			if version < 3 {
-				return nil, errors.New("extended flags in a version 2 index")
+				return 0, errors.New("extended flags in a version 2 index")
 			}
 			off += 2
+			if off > len(body) {
+				return 0, errIndexTruncated
+			}
 		}
 		var name []byte
+		var err error
 		if version == 4 {
-			// The number of bytes to drop from the end of the previous
-			// name, then the rest of the name, NUL-terminated, no padding.
-			strip, k := gitVarint(body[off:])
-			if k == 0 || strip > uint64(len(prev)) {
-				return nil, errors.New("malformed name in index")
-			}
-			off += k
-			end := bytes.IndexByte(body[off:], 0)
-			if end < 0 {
-				return nil, errIndexTruncated
-			}
-			prev = append(prev[:len(prev)-int(strip)], body[off:off+end]...)
-			name = prev
-			off += end + 1
+			name, off, err = prefixedName(body, off, prev)
+			prev = name
 		} else {
-			// The name (its length in the flags unless 0xFFF or more),
-			// NUL-terminated and padded with NULs to a multiple of 8.
-			l := int(flags & 0xFFF)
-			if l == 0xFFF {
-				l = bytes.IndexByte(body[off:], 0)
-			}
-			if l < 0 || off+l >= len(body) || body[off+l] != 0 {
-				return nil, errors.New("malformed name in index")
-			}
-			name = body[off : off+l]
-			off = start + (off-start+l+8)&^7
-			if off > len(body) {
-				return nil, errIndexTruncated
-			}
+			name, off, err = paddedName(body, start, off, flags)
+		}
+		if err != nil {
+			return 0, err
 		}
 		idx.entries = append(idx.entries, indexEntry{name: string(name), mode: mode})
 	}
-	for off < len(body) {
-		if off+8 > len(body) {
-			return nil, errIndexTruncated
+	return off, nil
+}
+
+// prefixedName reads a version 4 name at off, stored as an edit of the
+// previous name prev: the number of bytes to drop from its end, then the
+// rest of the name, NUL-terminated, no padding. It returns the name,
+// built in prev's array (the next name edits it in turn), and the offset
+// after it.
+func prefixedName(body []byte, off int, prev []byte) ([]byte, int, error) {
+	strip, k := gitVarint(body[off:])
+	if k == 0 || strip > uint64(len(prev)) {
+		return nil, 0, errors.New("malformed name in index")
+	}
+	off += k
+	end := bytes.IndexByte(body[off:], 0)
+	if end < 0 {
+		return nil, 0, errIndexTruncated
+	}
+	name := append(prev[:len(prev)-int(strip)], body[off:off+end]...)
+	return name, off + end + 1, nil
+}
+
+// paddedName reads a version 2 or 3 name at off, in the entry that starts
+// at start: its length is in the flags unless 0xFFF or more, and it is
+// NUL-terminated and padded with NULs to make the entry a multiple of 8
+// bytes. It returns the name (in body) and the offset of the next entry.
+func paddedName(body []byte, start, off int, flags uint16) ([]byte, int, error) {
+	l := int(flags & 0xFFF)
+	if l == 0xFFF {
+		l = bytes.IndexByte(body[off:], 0)
+	}
+	if l < 0 || off+l >= len(body) || body[off+l] != 0 {
+		return nil, 0, errors.New("malformed name in index")
+	}
+	name := body[off : off+l]
+	off = start + (off-start+l+8)&^7
+	if off > len(body) {
+		return nil, 0, errIndexTruncated
+	}
+	return name, off, nil
+}
+
+// parseExtensions reads the extensions that follow the entries: a split
+// index's link is kept; a sparse index's marker and the optional ones
+// (caches, named in capitals) are skipped; any other is refused, since
+// git's format says a reader must understand a required extension.
+func (idx *gitIndex) parseExtensions(exts []byte, hashLen int) error {
+	off := 0
+	for off < len(exts) {
+		if off+8 > len(exts) {
+			return errIndexTruncated
 		}
-		sig := body[off : off+4]
-		size := uint64(binary.BigEndian.Uint32(body[off+4:]))
+		sig := exts[off : off+4]
+		size := uint64(binary.BigEndian.Uint32(exts[off+4:]))
 		off += 8
-		if size > uint64(len(body)-off) {
-			return nil, errIndexTruncated
+		if size > uint64(len(exts)-off) {
+			return errIndexTruncated
 		}
-		ext := body[off : off+int(size)]
+		ext := exts[off : off+int(size)]
 		off += int(size)
 		switch {
 		case string(sig) == "link":
 			if err := idx.parseLink(ext, hashLen); err != nil {
-				return nil, err
+				return err
 			}
 		case string(sig) == "sdir":
 			// A sparse index: its directory entries end in '/' and are
@@ -222,10 +279,10 @@ func parseIndex(data []byte, hashLen int) (*gitIndex, error) {
 		case sig[0] >= 'A' && sig[0] <= 'Z':
 			// Optional: only a cache (trees, untracked, fsmonitor...).
 		default:
-			return nil, fmt.Errorf("index uses the %q extension, which castchunk does not understand", sig)
+			return fmt.Errorf("index uses the %q extension, which castchunk does not understand", sig)
 		}
 	}
-	return idx, nil
+	return nil
 }
 
 // parseLink reads a split index's link extension: the shared index's

@@ -205,6 +205,24 @@ func TestIndexRefused(t *testing.T) {
 	check("object format", `"sha512"`)
 }
 
+// TestIndexExtendedFlagsAtEnd: a version 3 index whose last entry sets the
+// extended flag and ends where the body ends made parseIndex slice past
+// the end (a panic: a crafted repository crashed castchunk); it is a
+// truncated index.
+func TestIndexExtendedFlagsAtEnd(t *testing.T) {
+	for _, version := range []byte{3, 4} {
+		body := []byte("DIRC\x00\x00\x00\x00\x00\x00\x00\x01")
+		body[7] = version
+		entry := make([]byte, 40+sha1.Size+2)
+		// Extended, and a name too long for the flags (looked for up to NUL).
+		binary.BigEndian.PutUint16(entry[len(entry)-2:], 0x4000|0xFFF)
+		body = append(body, entry...)
+		if _, err := parseIndex(withSum(body), sha1.Size); err == nil {
+			t.Errorf("version %d: an entry cut off after its flags was accepted", version)
+		}
+	}
+}
+
 // withSum appends the SHA-1 of body to it.
 func withSum(body []byte) []byte {
 	s := sha1.Sum(body)
