@@ -64,25 +64,30 @@ func (e *InvalidUTF8Error) Error() string {
 type Encoder struct {
 	Schema *Schema // nil: Default()
 
-	h       hash.Hash
-	sum     [sha256.Size]byte
-	num     []byte // "\x00" + decimal occurrence, fed to the id hash
-	prefix  []byte // path + "\x00", fed to the id hash
-	id      []byte // the current chunk's id in hex
-	plan    []step // how to write one record of the current file
-	lits    []byte // the literal text the plan's steps point into
-	file    File   // the current file
-	chunk   Chunk  // the current chunk: kept here, so passing it to fields costs no allocation
-	spans   []chunk.Span
-	next    int // index of the next span to write
-	curPos  int // line cursor: byte curPos is on line curLine
-	curLine int
-	sizer   chunk.Sizer // checks the spans' sizes in Begin
+	h      hash.Hash
+	sum    [sha256.Size]byte
+	num    []byte // "\x00" + decimal occurrence, fed to the id hash
+	prefix []byte // path + "\x00", fed to the id hash
+	hdr    []byte // the current chunk's header, fed to the id hash
+	// idHeader: the schema has the text field, so ids cover the text
+	// (header and content), what is embedded (see the package doc).
+	idHeader bool
+	id       []byte // the current chunk's id in hex
+	plan     []step // how to write one record of the current file
+	lits     []byte // the literal text the plan's steps point into
+	file     File   // the current file
+	chunk    Chunk  // the current chunk: kept here, so passing it to fields costs no allocation
+	spans    []chunk.Span
+	next     int // index of the next span to write
+	curPos   int // line cursor: byte curPos is on line curLine
+	curLine  int
+	sizer    chunk.Sizer // checks the spans' sizes in Begin
 
-	// seen counts earlier chunks per content in the current file, keyed by
-	// SHA-256(path, 0, content): path is fixed within a file, so this is a
-	// collision-free key of the content, and it is the id hash's own state
-	// just before the occurrence number is added, so it costs no extra pass.
+	// seen counts earlier chunks per embedded text in the current file,
+	// keyed by SHA-256(path, 0, embedded): path is fixed within a file, so
+	// this is a collision-free key of the text, and it is the id hash's own
+	// state just before the occurrence number is added, so it costs no
+	// extra pass.
 	seen map[[sha256.Size]byte]int
 }
 
@@ -144,6 +149,8 @@ func (e *Encoder) Begin(f File, spans []chunk.Span) error {
 		clear(e.seen)
 	}
 	e.prefix = append(append(e.prefix[:0], f.Path...), 0)
+	_, text := e.schema().field(textField)
+	e.idHeader = text >= 0
 	e.file, e.spans, e.next = f, spans, 0
 	e.curPos, e.curLine = 0, 1
 	if err := e.check(); err != nil {
@@ -295,11 +302,15 @@ func (e *Encoder) nextChunk() *Chunk {
 	c.StartLine = e.curLine
 	c.EndLine = e.curLine + bytes.Count(src[s.Start:s.End-1], newline)
 	c.Content = src[s.Start:s.End]
-	e.id = e.appendID(e.id[:0], c.Content)
-	c.ID = e.id
 	if e.file.Extras != nil {
 		c.Extra = &e.file.Extras[e.next]
 	}
+	header := ""
+	if e.idHeader {
+		header = c.Extra.Header
+	}
+	e.id = e.appendID(e.id[:0], header, c.Content)
+	c.ID = e.id
 	e.next++
 	return c
 }
@@ -363,11 +374,16 @@ func (e *Encoder) appendChunk(dst []byte, c *Chunk) ([]byte, error) {
 
 var newline = []byte{'\n'}
 
-// appendID appends the hex id of content, the next chunk of the current
-// file, and counts its occurrence.
-func (e *Encoder) appendID(dst, content []byte) []byte {
+// textField is the field that holds what is embedded, when a schema has it.
+const textField = "text"
+
+// appendID appends the hex id of the next chunk of the current file, whose
+// embedded text is header followed by content, and counts its occurrence.
+func (e *Encoder) appendID(dst []byte, header string, content []byte) []byte {
 	e.h.Reset()
 	e.h.Write(e.prefix)
+	e.hdr = append(e.hdr[:0], header...)
+	e.h.Write(e.hdr)
 	e.h.Write(content)
 	key := [sha256.Size]byte(e.h.Sum(e.sum[:0])) // Sum leaves the state as is
 	k := e.seen[key]

@@ -35,15 +35,20 @@
 //
 // id is 32 lowercase hex characters: the first 16 bytes of
 //
-//	SHA-256(path + "\x00" + content + "\x00" + decimal(k))
+//	SHA-256(path + "\x00" + embedded + "\x00" + decimal(k))
 //
-// where path is the record's path, content its exact bytes, and k the number
-// of earlier chunks (lower index) of the same file whose content is byte-for-byte
-// identical (0 for the first occurrence), written in decimal ASCII without
-// leading zeros. The id therefore stays the same while a chunk's path and
-// content stay the same, even when text above it changed, so downstream
-// indexes can skip re-embedding it; k makes it unique within an output even
-// when sliding windows repeat content. ID computes it.
+// where path is the record's path; embedded is what an embedding model is
+// given: the record's text (header and content) when the record has a
+// text field (--embed-text), else its content's exact bytes; and k the
+// number of earlier chunks (lower index) of the same file whose embedded
+// text is byte-for-byte identical (0 for the first occurrence), written
+// in decimal ASCII without leading zeros. The id therefore stays the same
+// while what is embedded stays the same, even when text above the chunk
+// changed, so downstream indexes can skip re-embedding it, and changes
+// whenever it changes (a renamed enclosing class changes the header of
+// every chunk inside it; turning --embed-text on or off changes every
+// id); k makes it unique within an output even when sliding windows
+// repeat content. ID computes it.
 package record
 
 import (
@@ -75,14 +80,15 @@ type Record struct {
 	Text    string
 }
 
-// ID returns the id of a chunk of path with the given content that is the
-// occurrence-th earlier repeat of that content in its file (0 for the first);
-// see the package documentation for the recipe.
-func ID(path string, content []byte, occurrence int) string {
+// ID returns the id of a chunk of path whose embedded text (its text
+// field, else its content) is embedded, the occurrence-th earlier repeat of
+// that text in its file (0 for the first); see the package documentation
+// for the recipe.
+func ID(path string, embedded []byte, occurrence int) string {
 	h := sha256.New()
 	h.Write([]byte(path))
 	h.Write([]byte{0})
-	h.Write(content)
+	h.Write(embedded)
 	h.Write(strconv.AppendInt([]byte{0}, int64(occurrence), 10))
 	return hex.EncodeToString(h.Sum(nil)[:IDLen/2])
 }

@@ -78,7 +78,7 @@ type Chunk struct {
 
 // fields is the record format, in the order records carry them.
 var fields = []*Field{
-	{Name: "id", Type: String, Help: "32 lowercase hex digits: the first 16 bytes of SHA-256(path, NUL, content, NUL, k), k counting the earlier chunks of the file with the same content. Unique in an output; unchanged while path and content are",
+	{Name: "id", Type: String, Help: "32 lowercase hex digits: the first 16 bytes of SHA-256(path, NUL, E, NUL, k), E what is embedded (`text` when the record has it, else `content`), k counting the earlier chunks of the file with the same E. Unique in an output; unchanged while path and E are",
 		Append: func(dst []byte, c *Chunk) ([]byte, error) { return append(append(append(dst, '"'), c.ID...), '"'), nil },
 		Raw:    rawString(func(c *Chunk) []byte { return c.ID }),
 		Set:    func(r *Record, v Value) { r.ID = v.Str }},
@@ -151,7 +151,7 @@ var fields = []*Field{
 			return nil
 		},
 		Set: func(r *Record, v Value) { r.Tokens = v.Int }},
-	{Name: "text", Type: String, Optional: true, Flag: "embed-text", NeedsExtra: true, Help: "the string to embed, a header (the path on one line, the scope as `kind name > kind name` on the next when there is one) followed by `content`; `--max-size` and `--max-tokens` bound it",
+	{Name: textField, Type: String, Optional: true, Flag: "embed-text", NeedsExtra: true, Help: "the string to embed, a header (the path on one line, the scope as `kind name > kind name` on the next when there is one) followed by `content`; `--max-size` and `--max-tokens` bound it",
 		Append: appendText,
 		Raw: func(v *Cell, c *Chunk) error {
 			if c.Extra == nil {

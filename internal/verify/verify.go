@@ -259,14 +259,18 @@ func (v *Verifier) attributesSay(p string, l *lang.Language) bool {
 	return err == nil && len(files) == 1 && files[0].Attrs.Language != "" && lang.ForLinguist(files[0].Attrs.Language) == l
 }
 
-// checkID recomputes the id from the README's recipe; ids that follow it
-// are unique, since (path, content, repeat count) is.
+// checkID recomputes the id from the README's recipe, over what is embedded
+// (the text when the record has it, else the content); ids that follow it
+// are unique, since (path, embedded text, repeat count) is.
 func (v *Verifier) checkID(f *file, r *record.Record) {
-	content := bytesOf(r.Content)
-	h := sha256.Sum256(content)
+	embedded := bytesOf(r.Content)
+	if r.Text != "" { // the record has text (never empty): the id covers it
+		embedded = bytesOf(r.Text)
+	}
+	h := sha256.Sum256(embedded)
 	k := f.repeats[h]
 	f.repeats[h] = k + 1
-	if want := record.ID(r.Path, content, k); r.ID != want {
+	if want := record.ID(r.Path, embedded, k); r.ID != want {
 		v.problem(r, fmt.Sprintf("id is %s, the recipe gives %s (duplicated or altered record?)", r.ID, want))
 	}
 }
