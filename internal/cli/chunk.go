@@ -41,6 +41,7 @@ type chunkOptions struct {
 	maxFileSize  string
 	jobs         int
 	output       string
+	manifest     string
 	format       string
 	stats        bool
 	parseTimeout time.Duration
@@ -109,6 +110,7 @@ The record format and the exit statuses: see 'castchunk --help'.`,
 	f.StringVar(&o.maxFileSize, "max-file-size", "10MiB", "skip files larger than `SIZE` (bytes, or with a unit: 512KiB, 64MiB; 0: no limit)")
 	f.IntVarP(&o.jobs, "jobs", "j", runtime.NumCPU(), "chunk `N` files in parallel")
 	f.StringVarP(&o.output, "output", "o", "", "write the records to `FILE` (atomically) instead of stdout")
+	f.StringVar(&o.manifest, "manifest", "", "write one JSON object per file met to `FILE` (atomically): its path, status (chunked, or why it was left out), language, chunks, syntax errors")
 	f.StringVar(&o.format, "format", record.FormatNames()[0], "output `FORMAT`: "+strings.Join(record.FormatNames(), ", "))
 	f.BoolVar(&o.stats, "stats", false, "print a summary to stderr when done")
 	f.DurationVar(&o.parseTimeout, "parse-timeout", 0, "give up parsing a file after `DURATION` and chunk it with sliding windows (0: no limit; a timeout makes output depend on the machine's load)")
@@ -158,6 +160,7 @@ type chunkConfig struct {
 	args     []string      // the path arguments as given, to tell named files
 	stdin    *pipeline.Job // PATH -: one job read from stdin
 	output   string
+	manifest string // --manifest FILE; "" when not asked for
 	stats    bool
 	progress bool
 	cacheDir string
@@ -187,8 +190,11 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 		return nil, usageError("--max-file-size: %v", err)
 	}
 	cfg := &chunkConfig{
-		args: args, output: o.output, stats: o.stats,
+		args: args, output: o.output, manifest: o.manifest, stats: o.stats,
 		progress: !o.noProgress, cacheDir: o.cacheDir,
+	}
+	if o.manifest == "-" || o.manifest != "" && o.manifest == o.output {
+		return nil, usageError("--manifest needs a file of its own: stdout and -o hold the records")
 	}
 	if cfg.format = record.FormatByName(o.format); cfg.format == nil {
 		return nil, usageError("unknown --format %q: want one of %s", o.format, strings.Join(record.FormatNames(), ", "))

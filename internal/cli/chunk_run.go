@@ -29,6 +29,8 @@ type chunkRun struct {
 	unreadable bool // some input could not be read: exit 3
 	failed     bool // a chunker broke a guarantee: exit 1
 	bar        *progressbar.ProgressBar
+	manifest   *manifest      // --manifest; nil when not asked for
+	unlisted   []walk.Warning // inputs the listing could not read, for the manifest
 
 	cacheWrites int  // entries stored this run
 	cacheWarned bool // a cache write failed and the user was told
@@ -50,8 +52,10 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 	if c := cfg.pipeline.Cache; c != nil {
 		defer c.Close() // the early returns; closing twice is harmless
 	}
-	if jobs, err = outputAmongInputs(cfg.output, jobs); err != nil {
-		return err
+	for _, name := range []string{cfg.output, cfg.manifest} {
+		if jobs, err = outputAmongInputs(name, jobs); err != nil {
+			return err
+		}
 	}
 	out, err := openOutputCtx(ctx, cfg.output, s.Out)
 	if err != nil {
@@ -60,10 +64,22 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 		}
 		return failure(fmt.Errorf("cannot write output: %w", err))
 	}
+	if r.manifest, err = openManifest(cfg.manifest); err != nil {
+		out.abort()
+		return failure(fmt.Errorf("cannot write the manifest: %w", err))
+	}
+	defer r.manifest.abort() // unless committed: an interrupted run leaves FILE as it was
+	for _, w := range r.unlisted {
+		r.manifest.listed(w.Path, w.Reason)
+	}
 	err = r.write(ctx, jobs, out)
 	if err == nil && r.failed {
 		// A chunker broke a guarantee: -o FILE is not replaced by output
-		// that lacks a file (stdout keeps the records written).
+		// that lacks a file (stdout keeps the records written), nor is the
+		// manifest that would describe it.
+		if out.temp != "" {
+			r.manifest.abort()
+		}
 		out.abort()
 		return r.finish()
 	}
@@ -73,6 +89,9 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 // finish ends a run whose records are written: the cache pruned and
 // closed, what was left out summed up, --stats, and the exit status.
 func (r *chunkRun) finish() error {
+	if err := r.manifest.commit(); err != nil {
+		return failure(err)
+	}
 	r.pruneCache()
 	cacheLine := r.closeCache()
 	r.tellSkipped()
@@ -108,9 +127,11 @@ func (r *chunkRun) list() ([]pipeline.Job, error) {
 		return nil, usageError("%v", err)
 	}
 	for _, w := range warnings {
-		switch w.Kind {
-		case walk.Unreadable:
+		if w.Kind == walk.Unreadable {
 			r.unreadable = true
+			if p, _ := r.rebased(w.Path); cfg.shard.has(p) {
+				r.unlisted = append(r.unlisted, walk.Warning{Path: p, Reason: w.Reason, Kind: w.Kind})
+			}
 		}
 		r.warn(w.Path, w.Reason)
 	}
@@ -135,31 +156,64 @@ func (r *chunkRun) jobs(files []walk.File) ([]pipeline.Job, error) {
 		pf := plan.File{Path: f.Path, Rel: plan.RelativeTo(f.Path, r.cfg.roots), Attrs: f.Attrs, Named: f.Explicit && named[f.Path]}
 		jobs = append(jobs, r.cfg.pipeline.NewJob(pf, f.OSPath, f.Size))
 	}
-	return r.rooted(jobs), nil
+	return r.rooted(jobs)
 }
 
 // rooted writes the jobs' paths relative to the root, in path order, each
 // path once (two arguments may reach one file). A path outside the root
 // stays as reached from its argument; when the user chose the root, they
 // are told once.
-func (r *chunkRun) rooted(jobs []pipeline.Job) []pipeline.Job {
-	if r.cfg.rebase == nil {
-		return jobs
-	}
+func (r *chunkRun) rooted(jobs []pipeline.Job) ([]pipeline.Job, error) {
 	outside := 0
+	reached := make([]string, len(jobs)) // the paths as reached, for messages
 	for i := range jobs {
-		p, ok := r.cfg.rebase.Path(jobs[i].Path)
+		p, ok := r.rebased(jobs[i].Path)
 		if !ok {
 			outside++
 		}
-		jobs[i].Path = p
+		reached[i], jobs[i].Path = jobs[i].Path, p
 	}
-	slices.SortStableFunc(jobs, func(a, b pipeline.Job) int { return strings.Compare(a.Path, b.Path) })
-	jobs = slices.CompactFunc(jobs, func(a, b pipeline.Job) bool { return a.Path == b.Path })
+	order := make([]int, len(jobs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(jobs[a].Path, jobs[b].Path) })
+	kept := make([]pipeline.Job, 0, len(jobs))
+	for n, i := range order {
+		if n > 0 && jobs[i].Path == kept[len(kept)-1].Path {
+			prev := order[n-1]
+			if !sameFile(jobs[prev].OSPath, jobs[i].OSPath) {
+				return nil, usageError("%s and %s would both be written as %s: give --root a folder that holds both, or chunk them apart",
+					quoteName(reached[prev]), quoteName(reached[i]), quoteName(jobs[i].Path))
+			}
+			continue // two arguments reached one file
+		}
+		kept = append(kept, jobs[i])
+	}
 	if outside > 0 && r.cfg.rootSet {
 		r.warn(r.cfg.rebase.Root(), fmt.Sprintf("%d files lie outside this root: their paths are written as reached from the arguments; give --root to choose another", outside))
 	}
-	return jobs
+	return kept, nil
+}
+
+// rebased is p relative to the root (false when it lies outside it and
+// keeps the path it was reached by).
+func (r *chunkRun) rebased(p string) (string, bool) {
+	if r.cfg.rebase == nil {
+		return p, true
+	}
+	return r.cfg.rebase.Path(p)
+}
+
+// sameFile reports whether two paths name one file (or cannot be told
+// apart: then the second is the same as far as castchunk can know).
+func sameFile(a, b string) bool {
+	if a == b {
+		return true
+	}
+	x, errA := os.Stat(a)
+	y, errB := os.Stat(b)
+	return errA != nil || errB != nil || os.SameFile(x, y)
 }
 
 // write runs the pipeline into the output format; finishOutput (or abort)
@@ -175,7 +229,8 @@ func (r *chunkRun) write(ctx context.Context, jobs []pipeline.Job, out *output) 
 	if err == nil {
 		err = w.Close()
 	}
-	if err != nil && ctx.Err() == nil && !closedPipe(err) {
+	var me *manifestError
+	if err != nil && ctx.Err() == nil && !closedPipe(err) && !errors.As(err, &me) {
 		err = fmt.Errorf("write output: %w", err)
 	}
 	return err
@@ -185,6 +240,9 @@ func (r *chunkRun) write(ctx context.Context, jobs []pipeline.Job, out *output) 
 func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 	if r.bar != nil {
 		r.bar.Add(1)
+	}
+	if err := r.manifest.add(res); err != nil {
+		return err
 	}
 	if res.Outcome != plan.Chunked {
 		r.leftOut(res)

@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
 	"regexp"
 	"slices"
 	"strconv"
@@ -76,4 +79,77 @@ func mixedTree(t *testing.T) map[string]string {
 	want := plantest.WriteMixed(t, dir)
 	t.Chdir(dir)
 	return want
+}
+
+// TestManifestListsEveryFile: in a git repository with generated,
+// vendored, binary and unsupported files, --manifest lists every file git
+// lists but the hidden ones (the walk leaves those out), each once, in
+// path order, and its statuses are the fates of testdata/plan.
+func TestManifestListsEveryFile(t *testing.T) {
+	want := mixedTree(t)
+	gitRun(t, "init", "-q", ".")
+	gitRun(t, "add", "-A")
+	_, stderr, code := run(t, "", "chunk", "--manifest", "manifest.jsonl", "-o", "chunks.jsonl", ".")
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, stderr)
+	}
+	var listed []string
+	for _, p := range strings.Split(strings.TrimSpace(gitRun(t, "ls-files")), "\n") {
+		if !strings.HasPrefix(p, ".") && !strings.Contains(p, "/.") {
+			listed = append(listed, p)
+		}
+	}
+	data, err := os.ReadFile("manifest.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var e manifestEntry
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		paths = append(paths, e.Path)
+		got := strings.TrimSpace(e.Status + " " + e.Language)
+		if w := want[e.Path]; e.Status != "chunked" {
+			got, _, _ = strings.Cut(got, " ") // left out: the language is not in the fates
+			w, _, _ = strings.Cut(w, " ")
+			if got != w {
+				t.Errorf("%s: status %q, want %q", e.Path, e.Status, w)
+			}
+		} else if got != w {
+			t.Errorf("%s: %q, want %q", e.Path, got, w)
+		}
+	}
+	if !slices.Equal(paths, listed) {
+		t.Errorf("manifest lists\n%q\ngit ls-files lists\n%q", paths, listed)
+	}
+}
+
+// TestRootCollision: with --root src, ./setup.py (outside the root, kept as
+// reached) and src/setup.py would both be written as setup.py; one of them
+// vanished. Now it is a usage error naming both; one file reached by two
+// arguments is still written once.
+func TestRootCollision(t *testing.T) {
+	badSetup(t, map[string]string{"setup.py": "x = 1\n", "src/setup.py": "y = 2\n"})
+	out, stderr, code := run(t, "", "chunk", "--root", "src", "src", "setup.py")
+	if code != ExitUsage || out != "" || !strings.Contains(stderr, "setup.py and src/setup.py would both be written as setup.py") {
+		t.Errorf("status %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	out, stderr, code = run(t, "", "chunk", "--root", "src", "src", "src/setup.py")
+	if recs := badRecords(t, out); code != 0 || len(recs) != 1 || recs[0].Path != "setup.py" {
+		t.Errorf("one file by two arguments: status %d, %d records, stderr %q", code, len(recs), stderr)
+	}
+}
+
+// gitRun runs git in the current folder and returns its output.
+func gitRun(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return string(out)
 }

@@ -71,11 +71,12 @@ func (s *Summary) Unsupported(p string) {
 	if s.unsupported == nil {
 		s.unsupported = map[string]int{}
 	}
-	s.unsupported[extKey(p)]++
+	s.unsupported[UnsupportedKey(p)]++
 }
 
-// extKey is the key Unsupported counts a path under.
-func extKey(p string) string {
+// UnsupportedKey is the key Unsupported counts a path under: its extension,
+// or its name when it has none ("Dockerfile").
+func UnsupportedKey(p string) string {
 	base := path.Base(p)
 	if ext := path.Ext(base); ext != "" && ext != "." {
 		return ext

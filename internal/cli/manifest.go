@@ -1,0 +1,145 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/castchunk/castchunk/internal/pipeline"
+	"github.com/castchunk/castchunk/internal/plan"
+	"github.com/castchunk/castchunk/internal/stats"
+)
+
+// manifestEntry is one line of --manifest: a file the run met and what
+// became of it. The README's table of fields and statuses is the contract.
+type manifestEntry struct {
+	Path         string `json:"path"`
+	Status       string `json:"status"`   // "chunked", or why the file was left out (plan.Fate)
+	Language     string `json:"language"` // "" when not known
+	Method       string `json:"method"`   // the method that made its chunks; "" when left out
+	Chunks       int    `json:"chunks"`
+	SyntaxErrors bool   `json:"syntax_errors"`
+	Note         string `json:"note"` // what stderr said of it, or what no grammar parses; "" when nothing
+}
+
+// manifest writes --manifest: one JSON object per file met, in path order,
+// to a file replaced atomically like -o. The files the listing could not
+// read (a missing argument, a dangling link) are merged in by path.
+type manifest struct {
+	name    string // FILE, for messages
+	out     *output
+	done    bool            // committed: abort does nothing
+	pending []manifestEntry // unreadable at listing, sorted by path, not yet written
+	line    bytes.Buffer
+}
+
+// openManifest opens --manifest FILE; nil when it is not asked for.
+func openManifest(name string) (*manifest, error) {
+	if name == "" {
+		return nil, nil
+	}
+	out, err := openOutput(name, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &manifest{name: name, out: out}, nil
+}
+
+// listed records a file the listing could not read, to be written in path
+// order among the results.
+func (m *manifest) listed(path, reason string) {
+	if m == nil {
+		return
+	}
+	m.pending = append(m.pending, manifestEntry{Path: path, Status: plan.Unreadable.String(), Note: reason})
+	slices.SortStableFunc(m.pending, func(a, b manifestEntry) int { return strings.Compare(a.Path, b.Path) })
+}
+
+// add writes the entry of one pipeline result.
+func (m *manifest) add(res *pipeline.Result) error {
+	if m == nil {
+		return nil
+	}
+	e := manifestEntry{Path: res.Job.Path, Status: res.Outcome.String(), Language: res.Language,
+		SyntaxErrors: res.HasSyntaxErrors, Note: res.Message}
+	if e.Language == "" && res.Job.Decision.Lang != nil {
+		e.Language = res.Job.Decision.Lang.Name
+	}
+	if res.Outcome == plan.Chunked {
+		e.Method, e.Chunks = res.Method.Name, len(res.Spans)
+	}
+	if e.Note == "" {
+		switch res.Outcome {
+		case plan.Unsupported:
+			e.Note = "no grammar for " + stats.UnsupportedKey(res.Job.Path)
+		case plan.Generated:
+			e.Note = "--include-generated chunks it"
+		case plan.Vendored:
+			e.Note = "--include-vendored chunks it"
+		}
+	}
+	if err := m.write(e); err != nil {
+		return &manifestError{name: m.name, err: err}
+	}
+	return nil
+}
+
+// manifestError is a failed write of the manifest: said as such, not as a
+// failed write of the records.
+type manifestError struct {
+	name string
+	err  error
+}
+
+func (e *manifestError) Error() string { return "write manifest " + e.name + ": " + e.err.Error() }
+func (e *manifestError) Unwrap() error { return e.err }
+
+// write writes e after the pending entries whose paths sort before it.
+func (m *manifest) write(e manifestEntry) error {
+	for len(m.pending) > 0 && m.pending[0].Path < e.Path {
+		if err := m.writeLine(m.pending[0]); err != nil {
+			return err
+		}
+		m.pending = m.pending[1:]
+	}
+	return m.writeLine(e)
+}
+
+func (m *manifest) writeLine(e manifestEntry) error {
+	m.line.Reset()
+	enc := json.NewEncoder(&m.line)
+	enc.SetEscapeHTML(false) // "<" and ">" as they are, as in records
+	if err := enc.Encode(e); err != nil {
+		return err
+	}
+	_, err := m.out.Write(m.line.Bytes())
+	return err
+}
+
+// commit writes what is pending and puts the manifest in place.
+func (m *manifest) commit() error {
+	if m == nil {
+		return nil
+	}
+	m.done = true
+	for _, e := range m.pending {
+		if err := m.writeLine(e); err != nil {
+			m.out.abort()
+			return &manifestError{name: m.name, err: err}
+		}
+	}
+	m.pending = nil
+	if err := m.out.commit(); err != nil {
+		return &manifestError{name: m.name, err: err}
+	}
+	return nil
+}
+
+// abort leaves FILE as it was.
+func (m *manifest) abort() {
+	if m != nil && !m.done {
+		m.done = true
+		m.out.abort()
+	}
+}
