@@ -95,10 +95,15 @@ var generatedName = regexp.MustCompile(`(^|/)(` +
 // node_modules/, third_party/, Pods/, …). p is relative to the folder
 // the user named, so naming vendor/lib itself chunks it.
 //
-// GitHub's own vendor list is wider because it serves language statistics:
-// it also counts testdata/, docs/, .github/, dist/ and every .d.ts file as
-// vendored. Those are the repository's own text, worth retrieving, so
-// castchunk keeps to third-party trees.
+// The folders are GitHub's rules for third-party trees (linguist's
+// vendor.yml, which go-enry carries): deps/ and Dependencies/ at the top,
+// vendor/, third_party/, extern/, NuGet's packages/NAME.1.2.3/, and the
+// like. GitHub's list is wider because it serves language statistics: it
+// also counts testdata/, test fixtures, docs/, dist/, cache/, env/,
+// debian/, every .d.ts file and single files by name (jquery.js,
+// bootstrap.css, react.js). Those are the repository's own text, or names
+// a project's own files carry too, so castchunk keeps to third-party
+// trees; attributes override either way.
 func Vendored(p string, attr *bool) bool {
 	if attr != nil {
 		return *attr
@@ -107,9 +112,10 @@ func Vendored(p string, attr *bool) bool {
 }
 
 // vendoredPath matches the folders that hold other people's code.
-var vendoredPath = regexp.MustCompile(`(^|/)(` +
-	`[Vv]endors?|node_modules|bower_components|jspm_packages|web_modules|` +
-	`(3rd|[Tt]hird)[-_]?[Pp]arty|[Ee]xternals?|Godeps/_workspace|Carthage/(Checkouts|Build)|Pods|` +
+var vendoredPath = regexp.MustCompile(`^(deps|[Dd]ependencies)/|(^|/)(` +
+	`[Vv]+endors?|node_modules|bower_components|jspm_packages|web_modules|` +
+	`(3rd|[Tt]hird)[-_]?[Pp]arty|[Ee]xtern(als?)?|Godeps/_workspace|Carthage|Pods|` +
+	`[Pp]ackages/[^/]+\.\d+|extjs|MathJax|ace-builds|bootstrap-datepicker|` +
 	`\.yarn/(cache|releases|plugins|sdks|unplugged)|\.pnpm-store|site-packages|\.venv|\.tox|\.bundle|` +
 	`\.cargo/registry|\.m2/repository|\.gradle` +
 	`)/`)

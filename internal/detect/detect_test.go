@@ -78,6 +78,20 @@ func TestVendored(t *testing.T) {
 		{"types/index.d.ts", nil, false},
 		{"docs/conf.py", nil, false},
 		{"src/vendored.py", nil, false},
+		// GitHub's third-party trees (linguist's vendor.yml).
+		{"deps/jemalloc/src/arena.c", nil, true}, // Redis: deps/ at the top
+		{"src/deps/mine.c", nil, false},          // ^deps/ only, as GitHub
+		{"Dependencies/lib.h", nil, true},
+		{"extern/glfw/src/x.c", nil, true},
+		{"packages/Newtonsoft.Json.13.0.1/lib/x.cs", nil, true}, // NuGet
+		{"packages/app/src/index.ts", nil, false},               // a monorepo's own packages
+		{"Carthage/Checkouts/Alamofire/a.swift", nil, true},
+		{"static/MathJax/MathJax.js", nil, true},
+		// GitHub counts these too; castchunk keeps the repository's own text.
+		{"dist/app.js", nil, false},
+		{"test/fixtures/a.py", nil, false},
+		{"src/jquery.js", nil, false},
+		{"env/settings.py", nil, false},
 		{"src/app.py", &yes, true},
 		{"vendor/ours/a.go", &no, false},
 	} {
