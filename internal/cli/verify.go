@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -135,10 +136,17 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 	}
 	defer closeIn()
 	out := newLineWriter(s.Out)
+	var missing []verify.Problem // files the records name that are not under the root
 	v := &verify.Verifier{
 		Root: root, AllowOutsideRoot: o.allowOutsideRoot, MaxFileSize: limit, Lang: o.lang, Budget: o.maxSize,
 		Tokens: counter, MaxTokens: o.maxTokens,
-		Report: func(p verify.Problem) { out.println(problemLine(p)) },
+		Report: func(p verify.Problem) {
+			if p.Missing {
+				missing = append(missing, p) // told at the end: one line when most are missing
+				return
+			}
+			out.println(problemLine(p))
+		},
 	}
 	dec := record.NewDecoder(in)
 	dec.Schema = record.All() // the optional fields too: text and tokens are checked
@@ -170,6 +178,7 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 		return ctx.Err()
 	}
 	v.Finish()
+	tellMissing(out, missing, v.Files, root)
 	out.println(fmt.Sprintf("verified %d records of %d files: %d problems", v.Records, v.Files, v.Problems))
 	if out.err != nil {
 		if closedPipe(out.err) {
@@ -181,6 +190,25 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 		return &exitError{code: ExitFailure}
 	}
 	return nil
+}
+
+// tellMissing prints the files the records name that are missing under
+// the root: each on its line, or, when most of the files are missing (the
+// records were made relative to another root, or verify runs from the
+// wrong folder), one line that says so and names --root.
+func tellMissing(out *lineWriter, missing []verify.Problem, files int, root string) {
+	if len(missing) >= 3 && 2*len(missing) > files {
+		abs, err := filepath.Abs(root)
+		if err != nil {
+			abs = root
+		}
+		out.println(fmt.Sprintf("%d of the %d files the records name are missing under %s (%s, ...): the records look relative to another root; run verify from the folder chunk ran in, or give --root DIR",
+			len(missing), files, quoteName(abs), quoteName(missing[0].Path)))
+		return
+	}
+	for _, p := range missing {
+		out.println(problemLine(p))
+	}
 }
 
 // problemLine is p as verify prints it: a record's path and the message

@@ -36,6 +36,7 @@ type Problem struct {
 	Path    string
 	Index   int
 	Message string
+	Missing bool // the file the records name does not exist under the root
 }
 
 func (p Problem) String() string {
@@ -302,7 +303,10 @@ func (v *Verifier) open(path string) {
 	data, err := v.read(path)
 	if err != nil {
 		f.unreadable = true
-		v.fileProblem(path, err.Error())
+		v.Problems++
+		if v.Report != nil {
+			v.Report(Problem{Path: path, Index: -1, Message: err.Error(), Missing: errors.Is(err, fs.ErrNotExist)})
+		}
 		return
 	}
 	f.data = data

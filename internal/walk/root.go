@@ -10,10 +10,14 @@ import (
 
 // DefaultRoot is the folder records' paths are relative to when --root is
 // not given: the top of the git work tree that holds every one of paths
-// (files or folders, as given on the command line), else the current
+// (files or folders, as given on the command line) when the repository
+// tracks them or would (none is ignored by its rules), else the current
 // directory. So a file gets the same path, and the same id, whether
 // castchunk runs from the repository's top, from a sub-folder, or with
-// absolute arguments. With no paths, the current directory's work tree.
+// absolute arguments; and a folder the repository ignores (a build
+// folder, an unrelated folder under a home directory kept in git) is not
+// written as a path of that repository. With no paths, the current
+// directory's work tree.
 func DefaultRoot(paths []string) (string, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
@@ -30,7 +34,7 @@ func DefaultRoot(paths []string) (string, error) {
 		}
 		r := findRepo(dir)
 		switch {
-		case r == nil, i > 0 && r.top != top:
+		case r == nil, i > 0 && r.top != top, ignoredByRepo(r, realPath(abs)):
 			return os.Getwd()
 		}
 		top = r.top
@@ -103,4 +107,37 @@ func within(root, p string) (string, bool) {
 		return "", false
 	}
 	return path.Clean(filepath.ToSlash(rel)), true
+}
+
+// ignoredByRepo reports whether the repository r would leave p (absolute,
+// real) out: p, or a folder above it, is ignored by its rules (.gitignore
+// files from the top down, info/exclude, the global excludes file), and
+// the index tracks nothing at or below p. An unreadable rule or index
+// counts as no rule: the repository's top stays the root.
+func ignoredByRepo(r *repo, p string) bool {
+	rel, err := filepath.Rel(r.top, p)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	if t, err := readIndex(r); err == nil && (t.files[rel] || t.dirs[rel]) {
+		return false
+	}
+	st := ignoreStack{repo: repoIgnoreLists(r, func(string) {})}
+	dir, cur := r.top, ""
+	comps := strings.Split(rel, "/")
+	for i, comp := range comps {
+		l, _ := readIgnoreFile(filepath.Join(dir, ".gitignore"), dirBase(cur), true)
+		st = st.push(l)
+		cur, dir = joinRel(cur, comp), filepath.Join(dir, comp)
+		isDir := i < len(comps)-1
+		if !isDir {
+			fi, err := os.Stat(p)
+			isDir = err == nil && fi.IsDir()
+		}
+		if st.ignored(cur, isDir) {
+			return true
+		}
+	}
+	return false
 }
