@@ -15,6 +15,11 @@
 //   - A @qualifier capture is put before the name with a dot: a Go method
 //     is named "Type.Method" from its receiver's type, since nothing else
 //     in its scope says which type it belongs to.
+//   - A @name.json capture is a JSON string, quotes included: the name is
+//     its value, escapes decoded (`"p\"q"` is named p"q, `"caf\u00e9"`
+//     café), then cleaned as any name. tree-sitter-json splits a string's
+//     content around its escape_sequence nodes, so a query capturing the
+//     content would name the key by the text up to its first escape.
 //   - Captures whose names start with "_" only feed predicates.
 //
 // What is not a definition: anonymous things (lambdas, callbacks, anonymous
@@ -43,6 +48,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -135,12 +141,14 @@ const (
 	roleIgnore role = iota
 	roleDef
 	roleName
+	roleNameJSON // a @name.json capture: a JSON string literal
 	roleQualifier
 )
 
 // compile compiles a language's definition query and checks its captures:
 // every @definition.KIND must use a kind from Kinds, and no other capture
-// name may appear except @name, @qualifier and "_"-prefixed ones.
+// name may appear except @name, @name.json, @qualifier and "_"-prefixed
+// ones.
 func compile(l *lang.Language) (*compiled, error) {
 	q, qerr := sitter.NewQuery(l.Grammar(), l.DefinitionQuery())
 	if qerr != nil {
@@ -168,6 +176,8 @@ func captureRole(name string) (role, string, error) {
 	switch {
 	case name == "name":
 		return roleName, "", nil
+	case name == "name.json":
+		return roleNameJSON, "", nil
 	case name == "qualifier":
 		return roleQualifier, "", nil
 	case strings.HasPrefix(name, "_"):
@@ -179,7 +189,7 @@ func captureRole(name string) (role, string, error) {
 		}
 		return roleDef, kind, nil
 	}
-	return 0, "", fmt.Errorf("capture @%s: want @definition.KIND, @name, @qualifier or @_x", name)
+	return 0, "", fmt.Errorf("capture @%s: want @definition.KIND, @name, @name.json, @qualifier or @_x", name)
 }
 
 // IsKind reports whether kind is in Kinds.
@@ -326,13 +336,15 @@ func (c *compiled) read(pattern uint, caps []capture, src []byte) (found, bool) 
 	var def *capture
 	nameStart, nameEnd := -1, -1
 	var qualifier string
+	json := false
 	for i := range caps {
 		cp := &caps[i]
-		switch c.role[cp.index] {
+		switch r := c.role[cp.index]; r {
 		case roleDef:
 			def = cp
 			d.Kind = c.kind[cp.index]
-		case roleName:
+		case roleName, roleNameJSON:
+			json = json || r == roleNameJSON
 			if nameStart < 0 || cp.start < nameStart {
 				nameStart = cp.start
 			}
@@ -346,7 +358,11 @@ func (c *compiled) read(pattern uint, caps []capture, src []byte) (found, bool) 
 	if def == nil || nameStart < 0 {
 		return d, false
 	}
-	d.Name = cleanName(src[nameStart:nameEnd])
+	name := src[nameStart:nameEnd]
+	if json {
+		name = jsonString(name)
+	}
+	d.Name = cleanName(name)
 	if d.Name == "" {
 		return d, false
 	}
@@ -407,6 +423,99 @@ func cleanName(b []byte) string {
 		i += n
 	}
 	return cut(sb.String())
+}
+
+// jsonString returns the value of the JSON string literal b (its opening
+// quote optional, the text after its closing quote ignored), as valid
+// UTF-8: escapes decoded, a surrogate pair to its character, a lone
+// surrogate or a byte that is not UTF-8 to U+FFFD (as encoding/json does).
+// An escape JSON does not have (`\x`, `\u12`) is kept as written.
+func jsonString(b []byte) []byte {
+	if len(b) > 0 && b[0] == '"' {
+		b = b[1:]
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); {
+		c := b[i]
+		switch {
+		case c == '"':
+			return out
+		case c == '\\' && i+1 < len(b):
+			if r, n := jsonEscape(b[i:]); n > 0 {
+				out = utf8.AppendRune(out, r)
+				i += n
+				continue
+			}
+			out = append(out, c)
+			i++
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			i++
+		default:
+			r, n := utf8.DecodeRune(b[i:])
+			out = utf8.AppendRune(out, r) // RuneError for a bad byte
+			i += n
+		}
+	}
+	return out
+}
+
+// jsonEscape decodes the escape b starts with (b[0] is a backslash): the
+// character and the bytes it takes, 0 for an escape JSON does not have.
+func jsonEscape(b []byte) (rune, int) {
+	switch b[1] {
+	case '"', '\\', '/':
+		return rune(b[1]), 2
+	case 'b':
+		return '\b', 2
+	case 'f':
+		return '\f', 2
+	case 'n':
+		return '\n', 2
+	case 'r':
+		return '\r', 2
+	case 't':
+		return '\t', 2
+	case 'u':
+		r, ok := hex4(b[2:])
+		if !ok {
+			return 0, 0
+		}
+		if !utf16.IsSurrogate(r) {
+			return r, 6
+		}
+		// A high surrogate and the low one after it are one character;
+		// any other surrogate stands alone.
+		if r < 0xdc00 && len(b) >= 12 && b[6] == '\\' && b[7] == 'u' {
+			if r2, ok := hex4(b[8:]); ok && 0xdc00 <= r2 && r2 < 0xe000 {
+				return utf16.DecodeRune(r, r2), 12
+			}
+		}
+		return utf8.RuneError, 6
+	}
+	return 0, 0
+}
+
+// hex4 reads the four hex digits b starts with.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
 }
 
 // cut shortens s to at most MaxName bytes at a UTF-8 boundary.

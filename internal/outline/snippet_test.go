@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/parse"
@@ -15,6 +16,7 @@ func TestScopeSnippets(t *testing.T) {
 	for _, c := range []struct{ lang, src, want string }{
 		{"markdown", "# Guide\n\nintro\n\n## Install\n\n‹here›run it\n\n# Other\n", "section Guide > section Install"},
 		{"json", "{\n  \"name\": \"x\",\n  \"dependencies\": {\n    ‹here›\"a\": \"1\"\n  }\n}\n", "key dependencies"},
+		{"json", "{\"patternProperties\": {\"^\\\\d+$\": {\n  ‹here›\"type\": \"string\"}}}\n", "key patternProperties > key ^\\d+$"},
 		{"python", "class A:\n    @property\n    def f(self):\n        ‹here›return 1\n", "class A > method f"},
 		{"python", "class A:\n    ‹here›@property\n    def f(self):\n        return 1\n", "class A"},
 		{"python", "def f():\n    def g():\n        ‹here›pass\n", "function f > function g"},
@@ -61,4 +63,88 @@ func snippetScope(t *testing.T, name, marked string) string {
 		parts = append(parts, fmt.Sprintf("%s %s", d.Kind, d.Name))
 	}
 	return strings.Join(parts, " > ")
+}
+
+// TestJSONKeyNames pins the names of JSON keys: the whole key, its escapes
+// decoded, not the text up to the first escape.
+func TestJSONKeyNames(t *testing.T) {
+	for _, c := range []struct{ key, want string }{
+		{`"plain"`, "plain"},
+		{`"p\"q"`, `p"q`},
+		{`"^\\d+$"`, `^\d+$`},
+		{`"caf\u00e9"`, "café"},
+		{`"caf\u00E9s"`, "cafés"},
+		{`"\ud83d\ude00 grin"`, "\U0001F600 grin"},
+		{`"a\/b"`, "a/b"},
+		{`"tab\there"`, "tab here"},
+		{`"two\nlines\r\n  indented"`, "two lines indented"},
+		{`"\u2028sep\u2029"`, "sep"},
+		{`"lone \ud800 high"`, "lone \uFFFD high"},
+		{`"lone \udc00 low"`, "lone \uFFFD low"},
+		{`"high then bmp \ud800\u0041"`, "high then bmp \uFFFDA"},
+		{`"\b\f"`, "\b"},
+		{`"\u0000x"`, "\x00x"},
+		{`"bad \u12"`, `bad \u12`},
+		{`"bad \q"`, `bad \q`},
+		{`"` + strings.Repeat(`\u00e9`, MaxName) + `"`, strings.Repeat("é", MaxName/2)},
+		{"\"raw \xff byte\"", "raw \uFFFD byte"},
+		{`"ü raw"`, "ü raw"},
+		{`"\n \t"`, ""},
+		{`""`, ""},
+	} {
+		src := "{" + c.key + ": {}}"
+		got := ""
+		for _, d := range snippetDefs(t, "json", src) {
+			if d.Kind != "key" {
+				t.Errorf("%s: kind %q", src, d.Kind)
+			}
+			got = d.Name
+		}
+		if got != c.want {
+			t.Errorf("%s: name %q, want %q", src, got, c.want)
+		}
+		if !utf8.ValidString(got) {
+			t.Errorf("%s: name %q is not UTF-8", src, got)
+		}
+	}
+}
+
+func snippetDefs(t *testing.T, name, src string) []Def {
+	t.Helper()
+	l := lang.ByName(name)
+	p, f := parse.New(0), NewFinder()
+	defer p.Close()
+	defer f.Close()
+	tree, err := p.Parse([]byte(src), l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	defs, err := f.Find(l, []byte(src), tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return defs
+}
+
+// TestQuotedNamesWhole pins the names other grammars give quoted keys and
+// string names with escapes in them: the whole literal as written, not the
+// text up to its first escape. Unlike JSON's, they are not decoded.
+func TestQuotedNamesWhole(t *testing.T) {
+	for _, c := range []struct{ lang, src, want string }{
+		{"yaml", "\"p\\\"q\": {a: 1}\n", `"p\"q"`},
+		{"yaml", "'it''s':\n  - 1\n", `'it''s'`},
+		{"toml", "[\"p\\\"q\".b]\na = 1\n", `"p\"q".b`},
+		{"javascript", "const o = {\"a\\\"b\": () => 1};\n", `"a\"b"`},
+		{"typescript", "interface I { \"m\\\"n\"(): void }\n", `"m\"n"`},
+		{"css", "[data-x=\"p\\\"q\"] { color: red }\n", `[data-x="p\"q"]`},
+		{"html", "<p id=\"a&amp;b\">x</p>\n", "a&amp;b"},
+	} {
+		defs := snippetDefs(t, c.lang, c.src)
+		if len(defs) == 0 {
+			t.Errorf("%s %q: no definitions", c.lang, c.src)
+		} else if got := defs[len(defs)-1].Name; got != c.want {
+			t.Errorf("%s %q: name %q, want %q", c.lang, c.src, got, c.want)
+		}
+	}
 }
