@@ -72,18 +72,11 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 	for _, w := range r.unlisted {
 		r.manifest.listed(w.Path, w.Reason)
 	}
-	err = r.write(ctx, jobs, out)
-	if err == nil && r.failed {
-		// A chunker broke a guarantee: -o FILE is not replaced by output
-		// that lacks a file (stdout keeps the records written), nor is the
-		// manifest that would describe it.
-		if out.temp != "" {
-			r.manifest.abort()
-		}
-		out.abort()
-		return r.finish()
-	}
-	return finishOutput(ctx, out, err, r.finish)
+	// A file that failed (a chunker broke a guarantee, a header too long
+	// for the budget) is named and left out, and the run exits 1; -o FILE
+	// and the manifest are still written with every other file, as stdout
+	// is: one bad file must not hold back a whole index.
+	return finishOutput(ctx, out, r.write(ctx, jobs, out), r.finish)
 }
 
 // finish ends a run whose records are written: the cache pruned and
@@ -241,12 +234,8 @@ func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 	if r.bar != nil {
 		r.bar.Add(1)
 	}
-	if err := r.manifest.add(res); err != nil {
-		return err
-	}
 	if res.Outcome != plan.Chunked {
-		r.leftOut(res)
-		return nil
+		return r.leftOut(res)
 	}
 	if res.Message != "" {
 		r.warn(res.Job.Path, res.Message)
@@ -260,32 +249,39 @@ func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 	}
 	if len(res.Spans) == 0 {
 		r.summary.Empty()
-		return nil
+		return r.manifest.add(res)
 	}
 	f := record.File{Path: res.Job.Path, Language: res.Language, Method: res.Method.Name, Src: res.Src, Extras: res.Extras}
 	err := w.WriteFile(f, res.Spans)
 	var bad *record.EncodeError
-	if errors.As(err, &bad) {
-		r.fail(res.Job.Path, bad.Error())
-		return nil
+	if errors.As(err, &bad) { // nothing of the file was written: it failed
+		res.Outcome, res.Message = plan.Failed, bad.Error()
+		return r.leftOut(res)
+	}
+	if err != nil {
+		return err
 	}
 	name := res.Language
 	r.summary.AddFile(name, len(res.Src))
 	for _, s := range res.Spans {
 		r.summary.AddChunk(name, s.Size)
 	}
-	return err
+	return r.manifest.add(res)
 }
 
-// leftOut accounts for a file that is not written: counted by its reason,
-// warned about when the reason comes with a message (generated and
-// vendored files are summed up at the end instead). An unreadable file,
-// or a file named as an argument, makes the exit status 3.
-func (r *chunkRun) leftOut(res *pipeline.Result) {
+// leftOut accounts for a file that is not written: in the manifest,
+// counted by its reason, warned about when the reason comes with a message
+// (generated and vendored files are summed up at the end instead). A
+// failed file makes the exit status 1; an unreadable file, or a file named
+// as an argument, 3.
+func (r *chunkRun) leftOut(res *pipeline.Result) error {
+	if err := r.manifest.add(res); err != nil {
+		return err
+	}
 	switch res.Outcome {
 	case plan.Failed:
 		r.fail(res.Job.Path, res.Message)
-		return
+		return nil
 	case plan.Unsupported:
 		r.summary.Unsupported(res.Job.Path)
 	case plan.Generated:
@@ -303,6 +299,7 @@ func (r *chunkRun) leftOut(res *pipeline.Result) {
 	if res.Message != "" {
 		r.warn(res.Job.Path, res.Message)
 	}
+	return nil
 }
 
 // tellSkipped says, once per reason, how many files were left out on
