@@ -11,6 +11,7 @@ package verify
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -23,8 +24,10 @@ import (
 
 	"github.com/castchunk/castchunk/internal/bytesize"
 	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/enrich"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
+	"github.com/castchunk/castchunk/internal/outline"
 	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/regular"
 	"github.com/castchunk/castchunk/internal/tokens"
@@ -135,21 +138,49 @@ func (v *Verifier) Add(r *record.Record) {
 	v.checkTiling(f, r)
 }
 
-// checkText checks the embedding text, when the record has one: a header
-// whose first line is the path, then the content; its size within the
-// budget, which covers it.
+// checkText checks the embedding text, when the record has one: a header,
+// then the content; its size within the budget, which covers it. The
+// header is the one enrich.Header writes (the path on its first line, a
+// line break in it written as a space), so verify expects what chunk
+// writes: when the record carries its scope, exactly the header of its
+// path and scope; without, one that starts with the path's line.
 func (v *Verifier) checkText(r *record.Record) {
 	if r.Text == "" {
 		return
 	}
 	header, ok := strings.CutSuffix(r.Text, r.Content)
-	if !ok || !strings.HasPrefix(header, r.Path+"\n") {
+	if !ok || !strings.HasPrefix(header, enrich.Header(r.Path, nil)) {
 		v.problem(r, "text is not a header (the path, then the scope) followed by the content")
 		return
+	}
+	if r.Scope != "" {
+		scope, err := scopeOf(r.Scope)
+		if err != nil {
+			v.problem(r, fmt.Sprintf("scope is not a list of definitions, so the text's header cannot be checked: %v", err))
+			return
+		}
+		if want := enrich.Header(r.Path, scope); header != want {
+			v.problem(r, fmt.Sprintf("text's header is %q, its path and scope give %q", header, want))
+			return
+		}
 	}
 	if size := chunk.Size([]byte(r.Text)); v.Budget > 0 && size > v.Budget {
 		v.problem(r, fmt.Sprintf("text has size %d, over the budget of %d", size, v.Budget))
 	}
+}
+
+// scopeOf reads a record's scope (its JSON text) as definitions, for the
+// header: their kinds and names.
+func scopeOf(text string) ([]outline.Def, error) {
+	var defs []struct{ Kind, Name string }
+	if err := json.Unmarshal(bytesOf(text), &defs); err != nil {
+		return nil, err
+	}
+	scope := make([]outline.Def, len(defs))
+	for i, d := range defs {
+		scope[i] = outline.Def{Kind: d.Kind, Name: d.Name}
+	}
+	return scope, nil
 }
 
 // checkTokens recounts the tokens of the text, or of the content.
