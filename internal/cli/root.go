@@ -45,6 +45,7 @@ type Streams struct {
 type exitError struct {
 	code int
 	err  error
+	hint string // a line of advice after the message (Did you mean --max-size?); "" for none
 }
 
 func (e *exitError) Error() string {
@@ -183,11 +184,15 @@ func Main(ctx context.Context, args []string, s Streams) (code int) {
 		return ExitOK
 	}
 	var ee *exitError
-	if !errors.As(err, &ee) { // cobra's own errors: unknown command or flag
-		ee = &exitError{code: ExitUsage, err: err}
+	if !errors.As(err, &ee) { // cobra's own errors: an unknown command, a wrong number of arguments
+		msg, hint := commandSuggestions(err)
+		ee = &exitError{code: ExitUsage, err: errors.New(msg), hint: hint}
 	}
 	if ee.err != nil {
 		fmt.Fprintf(s.Err, "castchunk: %s\n", safeText(ee.err.Error()))
+		if ee.hint != "" {
+			fmt.Fprintln(s.Err, ee.hint)
+		}
 		if ee.code == ExitUsage {
 			name := "castchunk"
 			if cmd != nil {
@@ -236,9 +241,7 @@ inputs could not be read; 130 interrupted.`,
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
 	root.SetVersionTemplate("{{.Version}}\n")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &exitError{code: ExitUsage, err: err}
-	})
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newChunkCmd(s), newVerifyCmd(s), newStatsCmd(s), newDiffCmd(s), newMergeCmd(s), newEvalCmd(s), newLanguagesCmd(s), newVersionCmd(s))
 	return root
 }
