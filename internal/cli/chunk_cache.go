@@ -12,15 +12,12 @@ import (
 // turn the cache on for every run.
 const cacheEnv = "CASTCHUNK_CACHE"
 
-// openCache opens the cache when one is asked for. Its salt holds
-// everything besides a file's content and language that decides its
-// chunks: castchunk's build (for a development build, a hash of the binary
-// itself) and the method setup, whose key names every option.
+// openCache opens the cache when one is asked for.
 func openCache(cfg *chunkConfig) (*cache.Cache, error) {
 	if cfg.cacheDir == "" {
 		return nil, nil
 	}
-	c, err := cache.Open(cfg.cacheDir, buildID()+"|"+cfg.pipeline.Setup.Key()+"|"+cfg.pipeline.Enrich.Key())
+	c, err := cache.Open(cfg.cacheDir, cacheSalt(cfg.pipeline))
 	if errors.Is(err, cache.ErrNotCache) {
 		return nil, usageError("--cache: %v", err)
 	}
@@ -28,6 +25,16 @@ func openCache(cfg *chunkConfig) (*cache.Cache, error) {
 		return nil, failure(err)
 	}
 	return c, nil
+}
+
+// cacheSalt holds everything besides a file's content, language and (with
+// --embed-text) path that decides what its entry holds: castchunk's build
+// (for a development build, a hash of the binary itself), the method setup,
+// whose key names every option, and the embedding options, whose key names
+// each flag that changes the spans or what is stored beside them
+// (--context, --tokenizer, --max-tokens, --embed-text).
+func cacheSalt(p pipeline.Config) string {
+	return buildID() + "|" + p.Setup.Key() + "|" + p.Enrich.Key()
 }
 
 // pruneCache keeps the cache under --cache-max-size after a run that

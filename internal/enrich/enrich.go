@@ -38,12 +38,20 @@ func (o Options) Any() bool { return o.Context || o.Encoding != nil || o.Text }
 // and defines, and for the header's scope line.
 func (o Options) NeedsDefs() bool { return o.Context || o.Text }
 
-// Key sums up what the options change in a file's chunks, for the cache
-// key; "" when they change nothing.
+// Key sums up what the options change in a file's cache entry, for the
+// cache key: its spans (the token budget, the header's room) and what is
+// stored beside them (scope and defines, token counts, headers); "" when
+// they ask for nothing.
 func (o Options) Key() string {
 	var parts []string
+	if o.Context {
+		parts = append(parts, "context")
+	}
+	if o.Encoding != nil {
+		parts = append(parts, "tokenizer="+o.Encoding.Name())
+	}
 	if o.MaxTokens > 0 {
-		parts = append(parts, fmt.Sprintf("tokenizer=%s max-tokens=%d", o.Encoding.Name(), o.MaxTokens))
+		parts = append(parts, fmt.Sprintf("max-tokens=%d", o.MaxTokens))
 	}
 	if o.Text {
 		parts = append(parts, "embed-text")
@@ -58,18 +66,25 @@ func (o Options) Key() string {
 //	src/app.py
 //	class App > method handle
 func Header(path string, scope []outline.Def) string {
+	return header(path, len(scope), func(i int) (string, string) { return scope[i].Kind, scope[i].Name })
+}
+
+// header is the header of path with a scope of n entries, entry i's kind
+// and name given by def.
+func header(path string, n int, def func(i int) (kind, name string)) string {
 	var b strings.Builder
 	b.WriteString(oneLine(path))
 	b.WriteByte('\n')
-	for i, d := range scope {
+	for i := range n {
 		if i > 0 {
 			b.WriteString(" > ")
 		}
-		b.WriteString(d.Kind)
+		kind, name := def(i)
+		b.WriteString(kind)
 		b.WriteByte(' ')
-		b.WriteString(d.Name)
+		b.WriteString(name)
 	}
-	if len(scope) > 0 {
+	if n > 0 {
 		b.WriteByte('\n')
 	}
 	return b.String()

@@ -29,9 +29,15 @@ func TestHeader(t *testing.T) {
 	}
 }
 
+// TestKey: --context changes no chunk's boundaries, but a cache entry
+// holds each chunk's scope and defines, so the key tells it apart: a run
+// with --context must not be answered by an entry stored without it.
 func TestKey(t *testing.T) {
-	if k := (Options{Context: true}).Key(); k != "" {
-		t.Errorf("--context alone changes no chunk, but Key = %q", k)
+	if on, off := (Options{Context: true}).Key(), (Options{}).Key(); on == off {
+		t.Errorf("--context changes what the cache stores, but Key is %q either way", on)
+	}
+	if on, off := (Options{Context: true, Text: true}).Key(), (Options{Text: true}).Key(); on == off {
+		t.Errorf("--context with --embed-text: Key is %q either way", on)
 	}
 	if a, b := (Options{Text: true}).Key(), (Options{}).Key(); a == b {
 		t.Errorf("--embed-text changes the chunks, but Key is %q either way", a)

@@ -20,7 +20,9 @@ func loadEncoding(t testing.TB, name string) *tokens.Encoding {
 // TestOptions checks Any, NeedsDefs and Key on every combination of the
 // four flags that the command line accepts (--max-tokens needs
 // --tokenizer): --context, --embed-text, and no tokenizer, a tokenizer
-// alone, or a tokenizer with --max-tokens.
+// alone, or a tokenizer with --max-tokens. Every flag changes what a cache
+// entry holds (the spans, or what is stored beside them), so every
+// combination has a key of its own.
 func TestOptions(t *testing.T) {
 	enc := loadEncoding(t, "cl100k_base")
 	type tok int
@@ -36,17 +38,17 @@ func TestOptions(t *testing.T) {
 		key           string
 	}{
 		{false, false, noTok, false, false, ""},
-		{true, false, noTok, true, true, ""},
+		{true, false, noTok, true, true, "context"},
 		{false, true, noTok, true, true, "embed-text"},
-		{true, true, noTok, true, true, "embed-text"},
-		{false, false, countOnly, true, false, ""},
-		{true, false, countOnly, true, true, ""},
-		{false, true, countOnly, true, true, "embed-text"},
-		{true, true, countOnly, true, true, "embed-text"},
+		{true, true, noTok, true, true, "context embed-text"},
+		{false, false, countOnly, true, false, "tokenizer=cl100k_base"},
+		{true, false, countOnly, true, true, "context tokenizer=cl100k_base"},
+		{false, true, countOnly, true, true, "tokenizer=cl100k_base embed-text"},
+		{true, true, countOnly, true, true, "context tokenizer=cl100k_base embed-text"},
 		{false, false, bounded, true, false, "tokenizer=cl100k_base max-tokens=64"},
-		{true, false, bounded, true, true, "tokenizer=cl100k_base max-tokens=64"},
+		{true, false, bounded, true, true, "context tokenizer=cl100k_base max-tokens=64"},
 		{false, true, bounded, true, true, "tokenizer=cl100k_base max-tokens=64 embed-text"},
-		{true, true, bounded, true, true, "tokenizer=cl100k_base max-tokens=64 embed-text"},
+		{true, true, bounded, true, true, "context tokenizer=cl100k_base max-tokens=64 embed-text"},
 	} {
 		o := Options{Context: c.context, Text: c.text}
 		if c.tok >= countOnly {
