@@ -2,9 +2,9 @@
 // for every file, with a per-file timeout and cancellation.
 //
 // The parse itself goes through tree-sitter's C API, by way of the bridge
-// package tsc, instead of the binding's Parse: the source is pinned once and
+// package tsc/source, instead of the binding's Parse: the source is pinned once and
 // tree-sitter reads it in place, and the deadline and cancel checks run in
-// C (see tsc for why). The C allocator is set back to libc's once
+// C (see tsc/source for why). The C allocator is set back to libc's once
 // (docs/design.md, "Facts about the parts").
 package parse
 
@@ -19,11 +19,18 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/castchunk/castchunk/internal/lang"
-	"github.com/castchunk/castchunk/internal/tsc"
+	"github.com/castchunk/castchunk/internal/tsc/source"
 )
 
 // ErrTimeout is returned when a parse runs past its timeout.
 var ErrTimeout = errors.New("parse timed out")
+
+// ErrScannerState is returned when the grammar's external scanner needed
+// more room for its state than tree-sitter gives it (deep nesting: a line
+// of hundreds of nested Markdown block quotes or YAML sequences). The
+// scanner never overruns tree-sitter's memory (package tsc/source guards it), and
+// the file is chunked without its tree.
+var ErrScannerState = errors.New("nesting too deep for the grammar (its scanner's state outgrew tree-sitter's 1,024 bytes)")
 
 // ErrCancelled is returned when Cancel stopped a parse.
 var ErrCancelled = errors.New("parse cancelled")
@@ -35,7 +42,7 @@ var allocatorOnce sync.Once
 type Parser struct {
 	parser  *sitter.Parser
 	current *lang.Language
-	src     *tsc.Source // C memory: tree-sitter keeps a pointer to it while parsing
+	src     *source.Source // C memory: tree-sitter keeps a pointer to it while parsing
 	timeout time.Duration
 	stopped atomic.Bool
 	mu      sync.Mutex // orders Cancel against Close, which frees src
@@ -43,8 +50,8 @@ type Parser struct {
 
 // New returns a parser whose parses give up after timeout (0: never).
 func New(timeout time.Duration) *Parser {
-	allocatorOnce.Do(tsc.UseLibcAllocator)
-	return &Parser{parser: sitter.NewParser(), src: tsc.NewSource(), timeout: timeout}
+	allocatorOnce.Do(source.UseLibcAllocator)
+	return &Parser{parser: sitter.NewParser(), src: source.NewSource(), timeout: timeout}
 }
 
 // Close frees the parser's C memory.
@@ -76,16 +83,19 @@ func (p *Parser) Parse(src []byte, l *lang.Language) (*sitter.Tree, error) {
 		return nil, fmt.Errorf("file of %d bytes is too large to parse", len(src))
 	}
 	if p.current != l {
-		if err := p.parser.SetLanguage(l.Grammar()); err != nil {
+		if err := p.src.SetLanguage(p.parser, l.Grammar()); err != nil {
 			return nil, fmt.Errorf("load %s grammar: %w", l.Name, err)
 		}
 		p.current = l
 	}
 	tree := p.src.Parse(p.parser, src, p.timeout)
+	if tree == nil && p.src.Overflowed() {
+		return nil, ErrScannerState
+	}
 	if tree == nil {
 		// tree-sitter keeps the state of an abandoned parse to resume it;
 		// we never resume, so drop it before the next file.
-		tsc.ResetParser(p.parser)
+		source.ResetParser(p.parser)
 		if p.stopped.Load() {
 			return nil, ErrCancelled
 		}
@@ -98,4 +108,4 @@ func (p *Parser) Parse(src []byte, l *lang.Language) (*sitter.Tree, error) {
 // the operating system. A big file's tree takes tens of bytes per byte of
 // source; without this, glibc keeps that memory after the tree is freed and
 // the next big file, parsed on another thread's arena, takes as much again.
-func ReleaseMemory() { tsc.ReleaseMemory() }
+func ReleaseMemory() { source.ReleaseMemory() }

@@ -50,3 +50,42 @@ func TestCancel(t *testing.T) {
 		t.Fatalf("want ErrCancelled, got %v", err)
 	}
 }
+
+// TestScannerStateOverflow: a line of 260 nested Markdown block quotes, or
+// of 280 nested YAML sequences, made the grammar's external scanner write
+// more than tree-sitter's 1,024-byte state buffer, and tree-sitter's assert
+// aborted the whole process (SIGABRT). The guarded scanner makes such a
+// parse give ErrScannerState, and the parser goes on with the next file.
+func TestScannerStateOverflow(t *testing.T) {
+	p := New(0)
+	defer p.Close()
+	for _, tc := range []struct{ lang, src string }{
+		{"markdown", strings.Repeat(">", 260) + " x\n"},
+		{"yaml", strings.Repeat("- ", 280) + "x\n"},
+		{"markdown", strings.Repeat(">", 100000) + " x\n"},
+		{"markdown", strings.Repeat("> ", 3000) + "x\n"},
+	} {
+		tree, err := p.Parse([]byte(tc.src), lang.ByName(tc.lang))
+		if tree != nil {
+			tree.Close()
+		}
+		if !errors.Is(err, ErrScannerState) {
+			t.Errorf("%s, %d bytes: err %v, want ErrScannerState", tc.lang, len(tc.src), err)
+		}
+		// The same parser, the same grammar: the next file parses.
+		ok, err := p.Parse([]byte("> quote\n\n- item\n"), lang.ByName(tc.lang))
+		if err != nil {
+			t.Fatalf("%s after an overflow: %v", tc.lang, err)
+		}
+		if ok.RootNode().HasError() && tc.lang == "markdown" {
+			t.Errorf("%s after an overflow: a tree with errors", tc.lang)
+		}
+		ok.Close()
+	}
+	// Nesting within the buffer still parses.
+	tree, err := p.Parse([]byte(strings.Repeat(">", 100)+" x\n"), lang.ByName("markdown"))
+	if err != nil {
+		t.Fatalf("100 nested quotes: %v", err)
+	}
+	tree.Close()
+}

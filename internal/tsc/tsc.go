@@ -1,59 +1,36 @@
 // Package tsc is castchunk's bridge to tree-sitter's C API. It and its
-// subpackage match own every declaration of that API in castchunk and every
+// subpackages own every declaration of that API in castchunk and every
 // unsafe cast on the private struct layout of the Go binding, go-tree-sitter:
 // no other package declares tree-sitter's C functions or looks inside the
 // binding's structs, and cgo types never leave these packages (their Go APIs
-// wrap them). match runs package outline's definition queries and asks nodes
-// their type, which tsc never does (see below); no chunker imports it.
+// wrap them). Each goes around the binding for speed, memory or safety:
 //
-// Two packages go around the binding, for speed and memory:
+//   - tsc itself: cast lists children through Lister, one cgo call per node
+//     it splits: the binding's per-node methods cost several cgo calls per
+//     child, which shows on flat nodes with a million children (a
+//     generated list literal).
+//   - source runs the parse for package parse, reading the file in place,
+//     and guards the grammars' external scanners (see its doc).
+//   - match runs package outline's definition queries and asks nodes their
+//     type, which tsc never does; no chunker imports it, nor source.
 //
-//   - parse runs the parse itself through Source.Parse. The binding's Parse
-//     (v0.25.0) copies the rest of the file into a fresh C string on every
-//     read callback and frees those copies only when the parse ends, which
-//     costs time and, for files tree-sitter re-reads often, memory quadratic
-//     in the file size. Here the source is pinned once and tree-sitter reads
-//     it in place; the deadline and cancel checks run in C, so a parse makes
-//     no Go callbacks at all.
-//   - cast lists children through Lister, one cgo call per node it splits:
-//     the binding's per-node methods cost several cgo calls per child, which
-//     shows on flat nodes with a million children (a generated list literal).
-//
-// The casts assume the layout of go-tree-sitter v0.25.0, pinned in go.mod:
-// Parser and Tree are structs holding only the C pointer, Node a struct
-// holding only the C TSNode. The package's tests compare every cast with
-// the binding's own answers and check the sizes, so an upgrade that changes
-// the layout fails them. The C code here asks a node only its byte range,
-// children, and whether it is named or extra, never its type (docs/design.md,
-// guarantee 5), as the conformance tests check.
+// The casts assume the layout of go-tree-sitter v0.25.0, pinned in go.mod: a
+// Node is a struct holding only the C TSNode. The package's tests compare
+// every cast with the binding's own answers and check the sizes, so an
+// upgrade that changes the layout fails them. The C code here asks a node
+// only its byte range, children, and whether it is named or extra, never its
+// type (docs/design.md, guarantee 5), as the conformance tests check.
 package tsc
 
 /*
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <time.h>
 
 // Declarations matching tree_sitter/api.h of the tree-sitter core that
 // go-tree-sitter v0.25.0 vendors and links into the binary.
-typedef struct TSParser TSParser;
-typedef struct TSTree TSTree;
-typedef struct { uint32_t row; uint32_t column; } TSPoint;
 typedef struct { uint32_t context[4]; const void *id; const void *tree; } TSNode;
 typedef struct { const void *tree; const void *id; uint32_t context[3]; } TSTreeCursor;
-typedef uint32_t (*DecodeFunction)(const uint8_t *string, uint32_t length, int32_t *code_point);
-typedef struct {
-	void *payload;
-	const char *(*read)(void *payload, uint32_t byte_index, TSPoint position, uint32_t *bytes_read);
-	int encoding; // TSInputEncodingUTF8 == 0
-	DecodeFunction decode;
-} TSInput;
-typedef struct { void *payload; uint32_t current_byte_offset; bool has_error; } TSParseState;
-typedef struct { void *payload; bool (*progress_callback)(TSParseState *state); } TSParseOptions;
-
-TSTree *ts_parser_parse_with_options(TSParser *self, const TSTree *old_tree, TSInput input, TSParseOptions options);
-void ts_parser_reset(TSParser *self);
-void ts_set_allocator(void *(*)(size_t), void *(*)(size_t, size_t), void *(*)(void *, size_t), void (*)(void *));
 TSTreeCursor ts_tree_cursor_new(TSNode node);
 void ts_tree_cursor_delete(TSTreeCursor *self);
 void ts_tree_cursor_reset(TSTreeCursor *self, TSNode node);
@@ -65,61 +42,6 @@ uint32_t ts_node_end_byte(TSNode self);
 bool ts_node_is_extra(TSNode self);
 bool ts_node_is_named(TSNode self);
 uint32_t ts_node_child_count(TSNode self);
-
-// source is what one parse reads: the text, a deadline and a cancel flag.
-typedef struct {
-	const char *text;
-	uint32_t length;
-	int has_deadline;
-	struct timespec deadline;
-	volatile int cancel;
-} source;
-
-static const char *read_source(void *payload, uint32_t byte_index, TSPoint position, uint32_t *bytes_read) {
-	source *s = payload;
-	if (byte_index >= s->length) {
-		*bytes_read = 0;
-		return "";
-	}
-	*bytes_read = s->length - byte_index;
-	return s->text + byte_index;
-}
-
-// stop_parse returns true, which makes tree-sitter give up, once the parse
-// is cancelled or past its deadline.
-static bool stop_parse(TSParseState *state) {
-	source *s = state->payload;
-	if (s->cancel) return true;
-	if (!s->has_deadline) return false;
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return now.tv_sec > s->deadline.tv_sec ||
-		(now.tv_sec == s->deadline.tv_sec && now.tv_nsec > s->deadline.tv_nsec);
-}
-
-static void set_deadline(source *s, int64_t nanos) {
-	s->has_deadline = nanos > 0;
-	if (!s->has_deadline) return;
-	clock_gettime(CLOCK_MONOTONIC, &s->deadline);
-	int64_t ns = s->deadline.tv_nsec + nanos % 1000000000;
-	s->deadline.tv_sec += nanos / 1000000000 + ns / 1000000000;
-	s->deadline.tv_nsec = ns % 1000000000;
-}
-
-static TSTree *parse_source(TSParser *parser, source *s) {
-	TSInput input = { s, read_source, 0, NULL };
-	TSParseOptions options = { s, stop_parse };
-	return ts_parser_parse_with_options(parser, NULL, input, options);
-}
-
-static void use_libc_allocator(void) { ts_set_allocator(NULL, NULL, NULL, NULL); }
-
-#ifdef __GLIBC__
-#include <malloc.h>
-static void give_back_memory(void) { malloc_trim(0); }
-#else
-static void give_back_memory(void) {}
-#endif
 
 // kid is what the chunker asks of a child node.
 typedef struct {
@@ -153,36 +75,14 @@ static uint32_t list_kids(TSTreeCursor *c, TSNode parent, kid *out, uint32_t cap
 import "C"
 
 import (
-	"fmt"
-	"math"
-	"runtime"
-	"time"
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 )
 
 // The casts on the binding's layout. go-tree-sitter v0.25.0 declares
-// `type Parser struct{ _inner *C.TSParser }`, `type Tree struct{ _inner
-// *C.TSTree }` and `type Node struct{ _inner C.TSNode }`; the tests check
-// each function below against the binding's own answers.
-
-// rawParser returns the C parser of a binding parser.
-func rawParser(p *sitter.Parser) *C.TSParser {
-	return *(**C.TSParser)(unsafe.Pointer(p))
-}
-
-// rawTree returns the C tree of a binding tree.
-func rawTree(t *sitter.Tree) *C.TSTree {
-	return *(**C.TSTree)(unsafe.Pointer(t))
-}
-
-// wrapTree returns a binding tree that owns the C tree t: closing it frees t.
-func wrapTree(t *C.TSTree) *sitter.Tree {
-	tree := new(sitter.Tree)
-	*(**C.TSTree)(unsafe.Pointer(tree)) = t
-	return tree
-}
+// `type Node struct{ _inner C.TSNode }`; the tests check each function
+// below against the binding's own answers.
 
 // NodeOf returns the node the binding node n holds.
 func NodeOf(n *sitter.Node) Node {
@@ -299,65 +199,3 @@ func (l *Lister) Close() {
 	C.free(unsafe.Pointer(l.kids))
 	l.kids, l.capKids = nil, 0
 }
-
-// Source is what one parse reads: the text, a deadline and a cancel flag.
-// It lives in C memory, since tree-sitter keeps a pointer to it while
-// parsing; Free it when done.
-type Source struct{ c *C.source }
-
-// NewSource allocates a Source.
-func NewSource() *Source {
-	s := (*C.source)(C.calloc(1, C.size_t(unsafe.Sizeof(C.source{}))))
-	if s == nil {
-		panic("tsc: out of memory allocating a parse source")
-	}
-	return &Source{c: s}
-}
-
-// Free frees the Source's C memory. The Source must not be used after.
-func (s *Source) Free() {
-	C.free(unsafe.Pointer(s.c))
-	s.c = nil
-}
-
-// Cancel makes the parse under way, and every later one, give up. It may
-// be called from another goroutine while Parse runs, but not concurrently
-// with Free.
-func (s *Source) Cancel() { s.c.cancel = 1 }
-
-// Parse parses text with the binding parser p, whose language is set, and
-// returns the tree, which the caller must Close; nil when the parse gave up,
-// past timeout (0: none) or cancelled. After nil, ResetParser drops the
-// abandoned parse's state. text must be shorter than 4 GiB.
-func (s *Source) Parse(p *sitter.Parser, text []byte, timeout time.Duration) *sitter.Tree {
-	if len(text) > math.MaxUint32 {
-		panic(fmt.Sprintf("tsc: text of %d bytes is too large to parse", len(text)))
-	}
-	var pin runtime.Pinner
-	defer pin.Unpin()
-	s.c.text, s.c.length = nil, C.uint32_t(len(text))
-	if len(text) > 0 {
-		pin.Pin(&text[0])
-		s.c.text = (*C.char)(unsafe.Pointer(&text[0]))
-	}
-	C.set_deadline(s.c, C.int64_t(timeout))
-	tree := C.parse_source(rawParser(p), s.c)
-	s.c.text = nil
-	if tree == nil {
-		return nil
-	}
-	return wrapTree(tree)
-}
-
-// ResetParser drops the state tree-sitter keeps of an abandoned parse to
-// resume it, so that the next parse starts afresh.
-func ResetParser(p *sitter.Parser) { C.ts_parser_reset(rawParser(p)) }
-
-// UseLibcAllocator sets tree-sitter's allocator back to libc's. The binding
-// routes every C allocation through Go callbacks, which slows parsing
-// (docs/design.md, "Facts about the parts").
-func UseLibcAllocator() { C.use_libc_allocator() }
-
-// ReleaseMemory hands memory that freed trees left in the C heap back to
-// the operating system (glibc's malloc_trim; nothing elsewhere).
-func ReleaseMemory() { C.give_back_memory() }

@@ -12,54 +12,8 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
-	"github.com/castchunk/castchunk/internal/lang"
+	"github.com/castchunk/castchunk/internal/tsc/tsctest"
 )
-
-// samples parse cleanly, one per language, and hold named, anonymous and
-// extra nodes, a BOM and C#'s preprocessor lines that end with their '\n'.
-var samples = map[string]string{
-	"python":     "\ufeffimport os\n\n@dec\ndef f(x):\n    return x  # c\n",
-	"java":       "class A { /* c */ @Override public int f() { return 1; } }\n",
-	"typescript": "// c\nexport const f = (x: number): number => x + 1;\n",
-	"tsx":        "export function C() { return <div>{1}</div>; }\n",
-	"csharp":     "[Obsolete] class A { #region r\n int F() => 1;\n#endregion\n /// d\n int G() => 2; }\n",
-}
-
-// bindingParse parses src with the binding's own Parse.
-func bindingParse(t *testing.T, name, src string) *sitter.Tree {
-	t.Helper()
-	p := sitter.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(lang.ByName(name).Grammar()); err != nil {
-		t.Fatal(err)
-	}
-	tree := p.Parse([]byte(src), nil)
-	if tree == nil {
-		t.Fatalf("%s: the binding did not parse", name)
-	}
-	return tree
-}
-
-// eachNode calls fn on every node of tree, in pre-order, walking with the
-// binding's cursor.
-func eachNode(tree *sitter.Tree, fn func(n *sitter.Node)) {
-	c := tree.Walk()
-	defer c.Close()
-	for {
-		fn(c.Node())
-		if c.GotoFirstChild() || c.GotoNextSibling() {
-			continue
-		}
-		for {
-			if !c.GotoParent() {
-				return
-			}
-			if c.GotoNextSibling() {
-				break
-			}
-		}
-	}
-}
 
 // TestBindingLayout checks the layout the casts assume: the binding's
 // Parser and Tree hold only a pointer, its Node only a TSNode of our size.
@@ -81,10 +35,10 @@ func TestBindingLayout(t *testing.T) {
 // TestNodeOfMatchesBinding checks NodeOf, and its inverse, against the
 // binding's own answers on every node of every sample.
 func TestNodeOfMatchesBinding(t *testing.T) {
-	for name, src := range samples {
-		tree := bindingParse(t, name, src)
+	for name, src := range tsctest.Samples {
+		tree := tsctest.BindingParse(t, name, src)
 		nodes := 0
-		eachNode(tree, func(n *sitter.Node) {
+		tsctest.EachNode(tree, func(n *sitter.Node) {
 			nodes++
 			got := NodeOf(n)
 			if got.StartByte() != uint32(n.StartByte()) || got.EndByte() != uint32(n.EndByte()) ||
@@ -110,9 +64,9 @@ func TestNodeOfMatchesBinding(t *testing.T) {
 func TestListerMatchesBinding(t *testing.T) {
 	var l Lister
 	defer l.Close()
-	for name, src := range samples {
-		tree := bindingParse(t, name, src)
-		eachNode(tree, func(n *sitter.Node) {
+	for name, src := range tsctest.Samples {
+		tree := tsctest.BindingParse(t, name, src)
+		tsctest.EachNode(tree, func(n *sitter.Node) {
 			kids := l.Children(NodeOf(n))
 			if uint(len(kids)) != n.ChildCount() {
 				t.Fatalf("%s: node %s: %d children listed, the binding has %d", name, n.Kind(), len(kids), n.ChildCount())
@@ -135,7 +89,7 @@ func TestListerMatchesBinding(t *testing.T) {
 // between files: all are listed, and Release gives the grown buffer back.
 func TestListerBuffer(t *testing.T) {
 	src := "x = [" + strings.Repeat("1,", keptKids) + "]\n"
-	tree := bindingParse(t, "python", src)
+	tree := tsctest.BindingParse(t, "python", src)
 	defer tree.Close()
 	list := tree.RootNode().Child(0).Child(0).ChildByFieldName("right")
 	var l Lister
@@ -159,91 +113,6 @@ func TestListerBuffer(t *testing.T) {
 	if l.capKids == 0 {
 		t.Errorf("Release gave back a small buffer")
 	}
-}
-
-// TestParseMatchesBinding checks that Source.Parse, which parses with the
-// binding's parser through rawParser and hands back a tree made by
-// wrapTree, yields the same tree as the binding's own Parse, and that the
-// wrapped tree behaves as the binding's.
-func TestParseMatchesBinding(t *testing.T) {
-	src := NewSource()
-	defer src.Free()
-	p := sitter.NewParser()
-	defer p.Close()
-	for name, text := range samples {
-		if err := p.SetLanguage(lang.ByName(name).Grammar()); err != nil {
-			t.Fatal(err)
-		}
-		tree := src.Parse(p, []byte(text), 0)
-		if tree == nil {
-			t.Fatalf("%s: no tree", name)
-		}
-		ref := bindingParse(t, name, text)
-		got, want := tree.RootNode().ToSexp(), ref.RootNode().ToSexp()
-		if got != want {
-			t.Errorf("%s: bridge tree\n%s\nbinding tree\n%s", name, got, want)
-		}
-		if strings.Contains(got, "ERROR") {
-			t.Errorf("%s: sample does not parse cleanly: %s", name, got)
-		}
-		if rawTree(wrapTree(rawTree(tree))) != rawTree(tree) {
-			t.Errorf("%s: rawTree and wrapTree are not inverses", name)
-		}
-		if tree.Language().Inner != ref.Language().Inner {
-			t.Errorf("%s: the bridge tree has another language than the binding's", name)
-		}
-		clone := tree.Clone()
-		if got := clone.RootNode().ToSexp(); got != want {
-			t.Errorf("%s: the bridge tree's clone is\n%s", name, got)
-		}
-		clone.Close()
-		n := 0
-		eachNode(tree, func(*sitter.Node) { n++ })
-		m := 0
-		eachNode(ref, func(*sitter.Node) { m++ })
-		if n != m {
-			t.Errorf("%s: %d nodes walked in the bridge tree, %d in the binding's", name, n, m)
-		}
-		ref.Close()
-		tree.Close()
-	}
-}
-
-// TestCancelledSource checks that a cancelled Source gives up and that the
-// parser, once reset, parses again with a fresh Source. (Timeouts are
-// checked in package parse.)
-func TestCancelledSource(t *testing.T) {
-	p := sitter.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(lang.ByName("python").Grammar()); err != nil {
-		t.Fatal(err)
-	}
-	src := NewSource()
-	defer src.Free()
-	src.Cancel()
-	// tree-sitter checks the flag every hundred or so steps: a tiny text
-	// could parse before the first check.
-	big := []byte(strings.Repeat("x = [1, 2, 3]\n", 1000))
-	if tree := src.Parse(p, big, 0); tree != nil {
-		tree.Close()
-		t.Fatal("a cancelled source parsed")
-	}
-	ResetParser(p)
-	fresh := NewSource()
-	defer fresh.Free()
-	tree := fresh.Parse(p, []byte("x = 1\n"), 0)
-	if tree == nil {
-		t.Fatal("no tree after reset")
-	}
-	defer tree.Close()
-	if got, want := tree.RootNode().ToSexp(), "(module (expression_statement (assignment left: (identifier) right: (integer))))"; got != want {
-		t.Errorf("got %s, want %s", got, want)
-	}
-	empty := fresh.Parse(p, nil, 0)
-	if empty == nil || empty.RootNode().EndByte() != 0 {
-		t.Error("empty text: no empty tree")
-	}
-	empty.Close()
 }
 
 // TestOnlyPackageWithC checks that no other package of the module declares
