@@ -1,13 +1,15 @@
 // Package cache remembers how files were chunked, so a re-run over a mostly
 // unchanged repository skips parsing and chunking for the files it has seen.
 //
-// An entry is keyed by SHA-256 of a salt (castchunk's version and the
-// chunking options) and the file's language and content, and holds only the
-// chunk spans: records are re-encoded from the file on a hit, so the current
-// path (and the id, which depends on it) is always right and the entry stays
-// tiny. Each entry carries a checksum over its key and content: an entry
-// that fails it, or fails to decode, is a miss, never emitted, and is
-// deleted.
+// An entry is keyed by SHA-256 of a salt (castchunk's version, the
+// chunking options and the embedding options) and the file's language and
+// content, and holds what was computed from them: the chunk spans, and what
+// the embedding flags add to each chunk (scope, defines, token count,
+// header: record.Extra). Records are re-encoded from the file on a hit, so
+// the current path (and the id, which depends on it) is always right, and a
+// hit needs no parse, no chunker and no tokenizer. Each entry carries a
+// checksum over its key and content: an entry that fails it, or fails to
+// decode, is a miss, never emitted, and is deleted.
 //
 // # One file
 //
@@ -67,10 +69,13 @@ import (
 	"time"
 
 	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/record"
 )
 
 // maxEntry is the size of the largest entry: Put refuses larger ones and
-// Get reads no more. A chunk takes 3 to 15 bytes; even a window per line
+// Get reads no more. A chunk takes 3 to 15 bytes (a few more with the
+// embedding flags: its token count, and indexes into the entry's
+// definitions and strings, each stored once); even a window per line
 // of a 10MiB file (the default --max-file-size) of empty lines, in
 // overlapping sliding windows, takes under 64 MiB. A file whose entry would
 // be larger is chunked again on each run. A variable for tests.
@@ -125,6 +130,9 @@ type Entry struct {
 	Method string // method the spans were made with
 	Syntax bool   // the tree had syntax errors
 	Spans  []chunk.Span
+	// Extras are what the embedding flags add to each span (package
+	// enrich), one per span; nil when the run asks for none.
+	Extras []record.Extra
 }
 
 // Key names an entry.

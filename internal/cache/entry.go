@@ -4,19 +4,23 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"slices"
+	"strings"
 
 	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/record"
 )
 
 // magic names the layout of an entry. It is not stored: it starts what the
 // checksum covers, so an entry of another layout never checks out. Bump it
 // when the layout changes.
-const magic = "castchunk-cache-2\n"
+const magic = "castchunk-cache-3\n"
 
 // encode lays an entry out as it is stored: method, syntax flag, span
-// count, spans as uvarints (start delta, length, size), then SHA-256 of
-// magic, the key and all that. The key is in the sum, so an entry stored
-// under another key (a damaged page, a swapped cell) never checks out.
+// count, spans as uvarints (start delta, length, size), the extras (see
+// appendExtras), then SHA-256 of magic, the key and all that. The key is in
+// the sum, so an entry stored under another key (a damaged page, a swapped
+// cell) never checks out.
 func encode(e Entry, k Key) []byte {
 	b := make([]byte, 0, 16+len(e.Method)+6*len(e.Spans)+sha256.Size)
 	b = binary.AppendUvarint(b, uint64(len(e.Method)))
@@ -34,8 +38,92 @@ func encode(e Entry, k Key) []byte {
 		b = binary.AppendUvarint(b, uint64(s.Size))
 		prev = s.Start
 	}
+	b = appendExtras(b, e.Extras)
 	sum := checksum(b, k)
 	return append(b, sum[:]...)
+}
+
+// appendExtras lays out the extras of an entry: a byte, 0 when there are
+// none (nil), else 1, then
+//
+//   - the strings they hold (definitions' kinds and names, headers), each
+//     once, sorted, each as the length of the prefix it shares with the
+//     one before, then the length and bytes of the rest: the headers of a
+//     file all start with its path, which is thus stored about once;
+//   - the definitions they name, each once: kind and name (indexes into
+//     the strings) and line;
+//   - for each span (there are as many extras as spans): its token count,
+//     its header (1 + an index into the strings; 0 for ""), its scope and
+//     its defines (a count, then indexes into the definitions).
+func appendExtras(b []byte, extras []record.Extra) []byte {
+	if extras == nil {
+		return append(b, 0)
+	}
+	b = append(b, 1)
+	strs := map[string]int{}
+	defs := map[record.Def]int{}
+	var defList []record.Def
+	for _, x := range extras {
+		if x.Header != "" {
+			strs[x.Header] = 0
+		}
+		for _, ds := range [2][]record.Def{x.Scope, x.Defines} {
+			for _, d := range ds {
+				if _, ok := defs[d]; !ok {
+					defs[d] = len(defList)
+					defList = append(defList, d)
+					strs[d.Kind], strs[d.Name] = 0, 0
+				}
+			}
+		}
+	}
+	sorted := make([]string, 0, len(strs))
+	for s := range strs {
+		sorted = append(sorted, s)
+	}
+	slices.Sort(sorted)
+	b = binary.AppendUvarint(b, uint64(len(sorted)))
+	prev := ""
+	for i, s := range sorted {
+		strs[s] = i
+		n := commonPrefix(prev, s)
+		b = binary.AppendUvarint(b, uint64(n))
+		b = binary.AppendUvarint(b, uint64(len(s)-n))
+		b = append(b, s[n:]...)
+		prev = s
+	}
+	b = binary.AppendUvarint(b, uint64(len(defList)))
+	for _, d := range defList {
+		b = binary.AppendUvarint(b, uint64(strs[d.Kind]))
+		b = binary.AppendUvarint(b, uint64(strs[d.Name]))
+		b = binary.AppendUvarint(b, uint64(d.Line))
+	}
+	for _, x := range extras {
+		b = binary.AppendUvarint(b, uint64(x.Tokens))
+		h := 0
+		if x.Header != "" {
+			h = 1 + strs[x.Header]
+		}
+		b = binary.AppendUvarint(b, uint64(h))
+		for _, ds := range [2][]record.Def{x.Scope, x.Defines} {
+			b = binary.AppendUvarint(b, uint64(len(ds)))
+			for _, d := range ds {
+				b = binary.AppendUvarint(b, uint64(defs[d]))
+			}
+		}
+	}
+	return b
+}
+
+// commonPrefix is the length of the longest prefix a and b share.
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	for i := range n {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
 }
 
 func checksum(body []byte, k Key) [sha256.Size]byte {
@@ -62,8 +150,8 @@ func decode(b []byte, k Key) (Entry, error) {
 	var e Entry
 	e.Method = string(r.bytes(r.uvarint()))
 	e.Syntax = r.byte() == 1
-	n := r.uvarint()
-	if r.err != nil || n > uint64(len(r.b)) {
+	n := r.count(3)
+	if r.err != nil {
 		return Entry{}, errCorrupt
 	}
 	e.Spans = make([]chunk.Span, 0, n)
@@ -74,10 +162,96 @@ func decode(b []byte, k Key) (Entry, error) {
 		e.Spans = append(e.Spans, chunk.Span{Start: start, End: end, Size: int(r.uvarint())})
 		prev = start
 	}
+	e.Extras = r.extras(len(e.Spans))
 	if r.err != nil || len(r.b) != 0 {
 		return Entry{}, errCorrupt
 	}
 	return e, nil
+}
+
+// extras reads what appendExtras wrote for n spans.
+func (r *reader) extras(n int) []record.Extra {
+	switch r.byte() {
+	case 0:
+		return nil
+	case 1:
+	default:
+		r.fail()
+		return nil
+	}
+	strs := make([]string, r.count(2))
+	prev := ""
+	for i := range strs {
+		shared := r.uvarint()
+		rest := r.bytes(r.uvarint())
+		if shared > uint64(len(prev)) {
+			r.fail()
+		}
+		if r.err != nil {
+			return nil
+		}
+		var s strings.Builder
+		s.Grow(int(shared) + len(rest))
+		s.WriteString(prev[:shared])
+		s.Write(rest)
+		strs[i] = s.String()
+		prev = strs[i]
+	}
+	str := func() string {
+		i := r.uvarint()
+		if i >= uint64(len(strs)) {
+			r.fail()
+			return ""
+		}
+		return strs[i]
+	}
+	defs := make([]record.Def, r.count(3))
+	for i := range defs {
+		defs[i] = record.Def{Kind: str(), Name: str(), Line: int(r.uvarint())}
+	}
+	if r.err != nil || uint64(n) > uint64(len(r.b)) {
+		r.fail()
+		return nil
+	}
+	extras := make([]record.Extra, n)
+	var all []record.Def // every scope and defines, one after the other
+	var ends []int       // where each ends in all
+	for i := range extras {
+		x := &extras[i]
+		x.Tokens = int(r.uvarint())
+		if h := r.uvarint(); h > 0 {
+			if h > uint64(len(strs)) {
+				r.fail()
+				return nil
+			}
+			x.Header = strs[h-1]
+		}
+		for range 2 {
+			for range r.count(1) {
+				d := r.uvarint()
+				if d >= uint64(len(defs)) {
+					r.fail()
+					return nil
+				}
+				all = append(all, defs[d])
+			}
+			ends = append(ends, len(all))
+		}
+		if r.err != nil {
+			return nil
+		}
+	}
+	start := 0
+	for i := range extras {
+		for j, field := range [2]*[]record.Def{&extras[i].Scope, &extras[i].Defines} {
+			end := ends[2*i+j]
+			if end > start {
+				*field = all[start:end:end]
+			}
+			start = end
+		}
+	}
+	return extras
 }
 
 // reader decodes an entry body, remembering the first error.
@@ -86,20 +260,36 @@ type reader struct {
 	err error
 }
 
+func (r *reader) fail() {
+	r.err = errCorrupt
+	r.b = nil
+}
+
 func (r *reader) uvarint() uint64 {
 	v, n := binary.Uvarint(r.b)
 	if n <= 0 || v > 1<<40 {
-		r.err = errCorrupt
-		r.b = nil
+		r.fail()
 		return 0
 	}
 	r.b = r.b[n:]
 	return v
 }
 
+// count reads the number of items that follow, each taking at least size
+// bytes: a count the rest of the entry cannot hold fails, so that a
+// damaged count never makes a huge allocation.
+func (r *reader) count(size int) int {
+	n := r.uvarint()
+	if n > uint64(len(r.b)/size) {
+		r.fail()
+		return 0
+	}
+	return int(n)
+}
+
 func (r *reader) byte() byte {
 	if len(r.b) == 0 {
-		r.err = errCorrupt
+		r.fail()
 		return 0
 	}
 	c := r.b[0]
@@ -109,8 +299,7 @@ func (r *reader) byte() byte {
 
 func (r *reader) bytes(n uint64) []byte {
 	if n > uint64(len(r.b)) {
-		r.err = errCorrupt
-		r.b = nil
+		r.fail()
 		return nil
 	}
 	s := r.b[:n]

@@ -77,7 +77,9 @@ type Result struct {
 	Spans           []chunk.Span   // its chunks, in order
 	Extras          []record.Extra // what Config.Enrich adds to each span; nil when it asks for nothing
 	HasSyntaxErrors bool           // the tree has syntax errors (chunked anyway)
-	Cached          bool           // the spans came from the cache
+	Cached          bool           // the spans (and Extras) came from the cache
+	Parsed          bool           // the file was parsed in this run: never on a cache hit
+	Enriched        bool           // package enrich worked on the file in this run (definitions, tokens): never on a cache hit
 	CacheErr        error          // the cache could not store the result (the run goes on)
 }
 
@@ -323,57 +325,74 @@ func (w *worker) setup(r *Result) (chunk.Setup, chunk.Chunker) {
 }
 
 // cachedChunk answers from the cache when it can, and stores what it had to
-// compute. Results of a failed parse are not stored: a timeout depends on
-// the machine's load, not on the file.
+// compute: the spans and, with Config.Enrich, what it adds to each, so that
+// a hit neither parses nor tokenizes. Results of a failed parse are not
+// stored: a timeout depends on the machine's load, not on the file.
 func (w *worker) cachedChunk(r *Result, src []byte) ([]chunk.Span, error) {
 	c := w.cfg.Cache
 	if c == nil {
-		return w.chunk(r, src, nil)
+		spans, _, err := w.chunk(r, src)
+		return spans, err
 	}
 	name := r.Language
 	if w.cfg.Enrich.Text {
-		name += "\x00" + r.Job.Path // the header, which takes room, holds the path
+		name += "\x00" + r.Job.Path // the header holds the path: it takes room, and is stored
 	}
 	key := c.Key(name, src)
 	setup, _ := w.setup(r)
 	if e, ok := c.Get(key); ok {
-		if w.valid(setup, e, src) {
-			r.Method, r.HasSyntaxErrors, r.Cached = setup.Method, e.Syntax, true
-			if w.enrich == nil {
-				return e.Spans, nil
-			}
-			return w.chunk(r, src, e.Spans)
+		if w.valid(setup, e, r.Job.Path, src) {
+			r.Method, r.HasSyntaxErrors, r.Extras, r.Cached = setup.Method, e.Syntax, e.Extras, true
+			return e.Spans, nil
 		}
-		c.Remove(key) // its checksum held, but its spans are wrong for this file
+		c.Remove(key) // its checksum held, but it is wrong for this file
 	}
-	spans, err := w.chunk(r, src, nil)
-	if err == nil && r.Method == setup.Method {
-		r.CacheErr = c.Put(key, cache.Entry{Method: r.Method.Name, Syntax: r.HasSyntaxErrors, Spans: spans})
+	spans, parsed, err := w.chunk(r, src)
+	if err == nil && parsed && r.Method == setup.Method {
+		r.CacheErr = c.Put(key, cache.Entry{Method: r.Method.Name, Syntax: r.HasSyntaxErrors, Spans: spans, Extras: r.Extras})
 	}
 	return spans, err
 }
 
-// valid double-checks a cache entry against the file before trusting it:
-// the spans must be in order, within the file, of the sizes they claim and
-// within the budget, and tile it unless the method overlaps. An entry that
-// fails is recomputed, so the output is always that of an uncached run.
-func (w *worker) valid(s chunk.Setup, e cache.Entry, src []byte) bool {
+// valid double-checks a cache entry against the file at path before
+// trusting it: the spans must be in order, within the file, of the sizes
+// they claim and within the budget, and tile it unless the method
+// overlaps; what they carry must be what Config.Enrich asks for, and agree
+// with the spans, the path and the budgets as far as can be told without a
+// parse or a tokenizer (enrich.Options.Check). An entry that fails is
+// recomputed, so the output is that of an uncached run unless an entry
+// whose checksum holds lies where only a parse or a tokenizer would tell.
+func (w *worker) valid(s chunk.Setup, e cache.Entry, path string, src []byte) bool {
 	if e.Method != s.Method.Name {
 		return false
 	}
 	w.sizer.Reset(src)
 	defer w.sizer.Release()
 	if !s.Overlapping() {
-		return chunk.Check(&w.sizer, e.Spans, s.Budget) == nil
+		if chunk.Check(&w.sizer, e.Spans, s.Budget) != nil {
+			return false
+		}
+	} else if !w.validWindows(s, e.Spans, src) {
+		return false
 	}
+	return w.cfg.Enrich.Check(path, src, e.Spans, e.Extras, s.Budget) == nil
+}
+
+// validWindows checks overlapping windows: starts and ends in order, sizes
+// true and within the budget, the file covered from its first byte to its
+// last (no window for an empty file).
+func (w *worker) validWindows(s chunk.Setup, spans []chunk.Span, src []byte) bool {
 	prev := 0
-	for _, sp := range e.Spans {
+	for _, sp := range spans {
 		if sp.Start < prev || sp.End <= sp.Start || sp.End > len(src) || sp.Size > s.Budget || w.sizer.Size(sp.Start, sp.End) != sp.Size {
 			return false
 		}
 		prev = sp.Start
 	}
-	return len(e.Spans) > 0 && e.Spans[0].Start == 0 && e.Spans[len(e.Spans)-1].End == len(src)
+	if len(spans) == 0 {
+		return len(src) == 0
+	}
+	return spans[0].Start == 0 && spans[len(spans)-1].End == len(src)
 }
 
 // chunk runs the configured method, falling back to sliding windows when the
@@ -381,58 +400,57 @@ func (w *worker) valid(s chunk.Setup, e cache.Entry, src []byte) bool {
 // guarantees before anything is written: tiling and budget here, sizes in
 // the record encoder, which counts them as it escapes the content. With
 // Config.Enrich it also describes each chunk, and keeps the budgets true of
-// the embedding text. cached, when not nil, are the file's spans from the
-// cache: the chunker is not run again.
-func (w *worker) chunk(r *Result, src []byte, cached []chunk.Span) ([]chunk.Span, error) {
+// the embedding text. It reports whether every parse it needed succeeded:
+// only then does the result depend on the file alone, and may be cached.
+func (w *worker) chunk(r *Result, src []byte) (spans []chunk.Span, parsed bool, err error) {
 	setup, chunker := w.setup(r)
 	var tree *sitter.Tree
-	needTree := cached == nil && setup.Method.NeedsTree
+	needTree := setup.Method.NeedsTree
+	parsed = true
 	if needTree || w.enrich != nil && w.cfg.Enrich.NeedsDefs() && r.Lang != nil {
-		var err error
+		r.Parsed = true
 		tree, err = w.parser.Parse(src, r.Lang)
-		if err != nil && needTree {
-			if errors.Is(err, parse.ErrTimeout) {
-				err = fmt.Errorf("parse timed out after %v", w.cfg.ParseTimeout)
+		if err != nil {
+			parsed = false // without a tree, the file has no definitions either
+			if needTree {
+				if errors.Is(err, parse.ErrTimeout) {
+					err = fmt.Errorf("parse timed out after %v", w.cfg.ParseTimeout)
+				}
+				setup, chunker = w.fallback, w.fallbackChunk()
+				r.Message = fmt.Sprintf("%v; chunked with the %s method", err, setup.Method.Name)
 			}
-			setup, chunker = w.fallback, w.fallbackChunk()
-			r.Message = fmt.Sprintf("%v; chunked with the %s method", err, setup.Method.Name)
+			err = nil
 		}
 	}
 	defer w.closeTree(tree, len(src))
-	if cached == nil {
-		r.Method = setup.Method
-		if tree != nil && setup.Method.NeedsTree {
-			r.HasSyntaxErrors = tree.RootNode().HasError()
-		}
+	r.Method = setup.Method
+	if tree != nil && setup.Method.NeedsTree {
+		r.HasSyntaxErrors = tree.RootNode().HasError()
 	}
 	budget := chunk.Budget{Size: setup.Budget}
 	in := chunk.Input{Src: src, Tree: tree, Budget: budget}
 	if w.enrich != nil {
+		r.Enriched = true
 		budget.Tokens = w.cfg.Enrich.MaxTokens
-		var err error
 		if in, err = w.enrich.Begin(r.Job.Path, r.Lang, src, tree, budget); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	if !setup.Method.NeedsTree {
 		in.Tree = nil // the method is the same with or without a tree
 	}
-	spans := cached
-	if spans == nil {
-		spans = chunker.Chunk(in)
-	}
+	spans = chunker.Chunk(in)
 	if w.enrich != nil {
-		var err error
 		if spans, r.Extras, err = w.enrich.Finish(spans, budget, setup.Overlapping()); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	if !setup.Overlapping() {
 		if err := chunk.CheckTiling(spans, len(src), setup.Budget); err != nil {
-			return nil, fmt.Errorf("internal error, %s chunker broke a guarantee: %v", setup.Method.Name, err)
+			return nil, false, fmt.Errorf("internal error, %s chunker broke a guarantee: %v", setup.Method.Name, err)
 		}
 	}
-	return spans, nil
+	return spans, parsed, nil
 }
 
 // closeTree frees a file's syntax tree, and gives the memory of a big one
