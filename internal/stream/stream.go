@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/castchunk/castchunk/internal/record"
 )
@@ -18,21 +19,50 @@ type File struct {
 	Path  string
 	IDs   []string // the records' ids, in order
 	Lines [][]byte // the records' lines as read, without '\n'
-	line  int      // the input's line of the first record
+	line  int      // the input's line of the first record (record i is on line+i)
+	meta  []meta   // what Merge compares between records, one per record
+	// overlap > 0: record overlap starts before the records above it end
+	// (sliding windows made with overlap); 0: the records tile or have no
+	// byte range.
+	overlap int
+}
+
+// meta is what Merge compares between records of one run.
+type meta struct {
+	fields string // the record's keys, sorted and NUL-separated
+	method string // its method ("" when it has none)
 }
 
 // Reader reads an output one file at a time and checks that files come in
-// path order, each file's records together.
+// path order, each file's records together, with ids unique in the file
+// and, when the records have an index, numbered 0, 1, 2, … in order.
 type Reader struct {
 	name string // for errors: the file name, or "stdin"
 	dec  *record.Decoder
 	rec  record.Record
 
-	next    *File // the first record of the next file, read ahead
+	ahead   *entry // the next record, read ahead
 	line    []byte
 	last    string // path of the last file returned
 	started bool
 	err     error // sticky
+
+	keys    []string          // scratch: a record's keys
+	set     []byte            // scratch: a record's field set
+	interns map[string]string // field sets and methods met, each held once
+}
+
+// entry is one record as read.
+type entry struct {
+	path, id string
+	line     []byte
+	lineNo   int
+	index    int
+	hasIndex bool // the record has an index field
+	start    int
+	end      int
+	hasRange bool // the record has start_byte and end_byte
+	meta     meta
 }
 
 // NewReader reads records from r; name names r in errors. Records need
@@ -41,7 +71,7 @@ func NewReader(r io.Reader, name string) *Reader {
 	dec := record.NewDecoder(r)
 	dec.Schema = record.All()
 	dec.Need = []string{"id", "path"}
-	return &Reader{name: name, dec: dec}
+	return &Reader{name: name, dec: dec, interns: map[string]string{}}
 }
 
 // Name returns the name given to NewReader.
@@ -59,34 +89,56 @@ func (r *Reader) Next() (*File, error) {
 			return nil, r.fail(err)
 		}
 	}
-	f := r.next
-	if f == nil {
+	e := r.ahead
+	if e == nil {
 		r.err = io.EOF
 		return nil, io.EOF
 	}
-	if r.last != "" && f.Path <= r.last {
-		return nil, r.fail(r.orderError(f))
+	if r.last != "" && e.path <= r.last {
+		return nil, r.fail(r.orderError(e))
 	}
-	for {
+	f := &File{Path: e.path, line: e.lineNo}
+	ids := map[string]int{} // id -> its line
+	prevEnd := 0
+	for ; e != nil && e.path == f.Path; e = r.ahead {
+		if err := r.check(f, e, ids); err != nil {
+			return nil, r.fail(err)
+		}
+		if f.overlap == 0 && len(f.IDs) > 0 && e.hasRange && e.start < prevEnd {
+			f.overlap = len(f.IDs)
+		}
+		prevEnd = max(prevEnd, e.end)
+		f.IDs = append(f.IDs, e.id)
+		f.Lines = append(f.Lines, e.line)
+		f.meta = append(f.meta, e.meta)
 		if err := r.read(); err != nil {
 			return nil, r.fail(err)
 		}
-		if r.next == nil || r.next.Path != f.Path {
-			break
-		}
-		f.IDs = append(f.IDs, r.next.IDs...)
-		f.Lines = append(f.Lines, r.next.Lines...)
 	}
 	r.last = f.Path
 	return f, nil
 }
 
-// read reads one record into r.next (nil at the end).
+// check checks record e, the next of file f, against the records of f
+// before it: ids unique (ids holds each one's line), and the index, when
+// the record has one, its place in the file.
+func (r *Reader) check(f *File, e *entry, ids map[string]int) error {
+	if at, ok := ids[e.id]; ok {
+		return fmt.Errorf("%s: line %d: duplicate id %s in %q (line %d has it too): ids are unique in an output; give outputs of castchunk chunk, or of merge", r.name, e.lineNo, e.id, f.Path, at)
+	}
+	ids[e.id] = e.lineNo
+	if want := len(f.IDs); e.hasIndex && e.index != want {
+		return fmt.Errorf("%s: line %d: index %d in %q, expected %d: a file's chunks are numbered 0, 1, 2, … in order (one is missing, repeated or out of order); give outputs of castchunk chunk, or of merge", r.name, e.lineNo, e.index, f.Path, want)
+	}
+	return nil
+}
+
+// read reads one record into r.ahead (nil at the end).
 func (r *Reader) read() error {
 	var err error
 	r.line, err = r.dec.DecodeAppend(r.line[:0], &r.rec)
 	if err == io.EOF {
-		r.next = nil
+		r.ahead = nil
 		return nil
 	}
 	if err != nil {
@@ -97,16 +149,51 @@ func (r *Reader) read() error {
 		return fmt.Errorf("read %s: %w", r.name, err)
 	}
 	line := append([]byte(nil), r.line...)
-	r.next = &File{Path: r.rec.Path, IDs: []string{r.rec.ID}, Lines: [][]byte{line}, line: r.dec.Line()}
+	e := &entry{path: r.rec.Path, id: r.rec.ID, line: line, lineNo: r.dec.Line(),
+		index: r.rec.Index, start: r.rec.StartByte, end: r.rec.EndByte}
+	r.keys = appendKeys(r.keys[:0], line)
+	e.hasIndex = slices.Contains(r.keys, "index")
+	e.hasRange = slices.Contains(r.keys, "start_byte") && slices.Contains(r.keys, "end_byte")
+	e.meta = meta{fields: r.fieldSet(r.keys), method: r.intern(r.rec.Method)}
+	r.ahead = e
 	return nil
 }
 
-func (r *Reader) orderError(f *File) error {
+// fieldSet returns the set of keys, sorted and NUL-separated, held once
+// per reader.
+func (r *Reader) fieldSet(keys []string) string {
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	r.set = r.set[:0]
+	for i, k := range keys {
+		if i > 0 {
+			r.set = append(r.set, 0)
+		}
+		r.set = append(r.set, k...)
+	}
+	if s, ok := r.interns[string(r.set)]; ok {
+		return s
+	}
+	s := string(r.set)
+	r.interns[s] = s
+	return s
+}
+
+// intern returns s, held once per reader.
+func (r *Reader) intern(s string) string {
+	if t, ok := r.interns[s]; ok {
+		return t
+	}
+	r.interns[s] = s
+	return s
+}
+
+func (r *Reader) orderError(e *entry) error {
 	what := "files are not in path order"
-	if f.Path == r.last {
+	if e.path == r.last {
 		what = "a file's records are not together"
 	}
-	return fmt.Errorf("%s: line %d: %s (%q after %q): give outputs of castchunk chunk, or of merge", r.name, f.line, what, f.Path, r.last)
+	return fmt.Errorf("%s: line %d: %s (%q after %q): give outputs of castchunk chunk, or of merge", r.name, e.lineNo, what, e.path, r.last)
 }
 
 func (r *Reader) fail(err error) error {
