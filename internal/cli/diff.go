@@ -37,7 +37,7 @@ file's records, not by the outputs.
 
 Exit status: 0 when the inputs were read through (whatever the changes);
 1 when an input holds a line that is not a record, or is not in path
-order; 2 usage error.`,
+order; 2 usage error; 3 an input cannot be opened; 130 interrupted.`,
 		Example: `  castchunk chunk -o new.jsonl . && castchunk diff old.jsonl new.jsonl > changes.jsonl
   castchunk diff --stats old.jsonl new.jsonl | jq -r 'select(.op == "delete") | .id'`,
 		Args: cobra.ExactArgs(2),

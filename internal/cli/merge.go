@@ -24,7 +24,8 @@ in path order: byte for byte what the unsharded run writes. It streams: memory
 holds one file's records per input, however large the inputs.
 
 Exit status: 0 merged; 1 when an input holds a line that is not a record, is
-not in path order, or shares a file with another input; 2 usage error.`,
+not in path order, or shares a file with another input; 2 usage error;
+3 an input cannot be opened; 130 interrupted.`,
 		Example: `  castchunk merge shard-*.jsonl > chunks.jsonl
   castchunk merge -o chunks.jsonl out/1.jsonl out/2.jsonl out/3.jsonl`,
 		Args: cobra.MinimumNArgs(1),

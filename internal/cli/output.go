@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -231,9 +232,12 @@ func openStreams(ctx context.Context, names []string, output string, s Streams) 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	out, err := openOutput(output, s.Out)
+	out, err := openOutputCtx(ctx, output, s.Out)
 	if err != nil {
 		closeAll()
+		if ctx.Err() != nil {
+			return nil, nil, nil, ctx.Err()
+		}
 		return nil, nil, nil, failure(fmt.Errorf("cannot write output: %w", err))
 	}
 	return inputs, out, closeAll, nil
@@ -253,33 +257,26 @@ func (c ctxWriter) Write(p []byte) (int, error) {
 }
 
 // openInputs opens the named outputs of chunk (- is stdin, at most once)
-// as streams of files.
+// as streams of files, each through openRecordInput.
 func openInputs(ctx context.Context, names []string, s Streams) ([]*stream.Reader, func(), error) {
-	var files []*os.File
+	if i := slices.Index(names, "-"); i >= 0 && slices.Contains(names[i+1:], "-") {
+		return nil, nil, usageError("- (stdin) can be given once")
+	}
+	var closers []func()
 	closeAll := func() {
-		for _, f := range files {
-			f.Close()
+		for _, c := range closers {
+			c()
 		}
 	}
 	var readers []*stream.Reader
-	stdin := false
 	for _, name := range names {
-		if name == "-" {
-			if stdin {
-				closeAll()
-				return nil, nil, usageError("- (stdin) can be given once")
-			}
-			stdin = true
-			readers = append(readers, stream.NewReader(interruptibleReader{ctx, s.In}, "stdin"))
-			continue
-		}
-		f, err := os.Open(name)
+		in, display, closeIn, err := openRecordInput(ctx, name, s.In)
 		if err != nil {
 			closeAll()
-			return nil, nil, &exitError{code: ExitFailure, err: err}
+			return nil, nil, err
 		}
-		files = append(files, f)
-		readers = append(readers, stream.NewReader(f, name))
+		closers = append(closers, closeIn)
+		readers = append(readers, stream.NewReader(in, display))
 	}
 	return readers, closeAll, nil
 }
@@ -308,33 +305,38 @@ func finishOutput(ctx context.Context, out *output, err error, done func() error
 }
 
 // openRecords opens the record stream named by the optional argument (none
-// or -: stdin) for verify and stats. Opening a FIFO waits for a writer, and
-// reading a pipe or a terminal for data: neither may keep a signal from
-// stopping the run.
+// or -: stdin) for verify and stats, through openRecordInput.
 func openRecords(ctx context.Context, args []string, stdin io.Reader) (io.Reader, string, func(), error) {
-	var in io.Reader
-	var name string
-	var closeIn func()
-	err := interruptible(ctx, func() (err error) {
-		in, name, closeIn, err = openInput(args, stdin)
-		return err
-	})
-	if err != nil {
-		return nil, "", nil, err
+	name := "-"
+	if len(args) > 0 {
+		name = args[0]
 	}
-	return interruptibleReader{ctx, in}, name, closeIn, nil
+	return openRecordInput(ctx, name, stdin)
 }
 
-// openInput opens the record stream named by the optional argument.
-func openInput(args []string, stdin io.Reader) (io.Reader, string, func(), error) {
-	if len(args) == 0 || args[0] == "-" {
-		return stdin, "stdin", func() {}, nil
+// openRecordInput opens one input of records, for every command that reads
+// them (verify, stats, diff, merge): - is stdin, anything else a file, and
+// the name to call it by. Opening a FIFO waits for a writer, and reading a
+// pipe, a FIFO or a terminal waits for data: neither may keep one signal
+// from stopping the run, so both give way to ctx (as chunk's --files-from
+// and -o FIFO do). A file that cannot be opened is status 3 whatever the
+// command: an input could not be read.
+func openRecordInput(ctx context.Context, name string, stdin io.Reader) (io.Reader, string, func(), error) {
+	if name == "-" {
+		return interruptibleReader{ctx, stdin}, "stdin", func() {}, nil
 	}
-	f, err := os.Open(args[0])
-	if err != nil {
+	var f *os.File
+	err := interruptible(ctx, func() (err error) {
+		f, err = os.Open(name)
+		return err
+	})
+	switch {
+	case ctx.Err() != nil:
+		return nil, "", nil, ctx.Err()
+	case err != nil:
 		return nil, "", nil, &exitError{code: ExitUnreadable, err: err}
 	}
-	return f, args[0], func() { f.Close() }, nil
+	return interruptibleReader{ctx, f}, name, func() { f.Close() }, nil
 }
 
 // interruptibleReader reads r in the background and gives way to ctx: a

@@ -30,7 +30,7 @@ const (
 	ExitOK          = 0   // all good
 	ExitFailure     = 1   // the run failed: a write error, an internal error, problems found by verify
 	ExitUsage       = 2   // bad flags or arguments
-	ExitUnreadable  = 3   // output written, but some inputs could not be read, or a file named as an argument was left out
+	ExitUnreadable  = 3   // some inputs could not be read (chunk: the others' output written), or a file named as an argument was left out
 	ExitInterrupted = 130 // stopped by SIGINT or SIGTERM
 )
 
@@ -231,8 +231,9 @@ Each record is one JSON object on one line (no whitespace), with these
 fields in this order (the optional ones only when a flag asks for them):
 
 ` + record.All().Help(80) + `
-Exit status: 0 all good; 1 failure; 2 usage error; 3 output written but some
-inputs could not be read; 130 interrupted.`,
+Exit status: 0 all good; 1 failure (chunk: also when some files failed, each
+named and left out, the others written); 2 usage error; 3 some inputs could
+not be read (chunk: the others' output written); 130 interrupted.`,
 		Version:       versionLine(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
