@@ -58,6 +58,9 @@ func openOutput(name string, stdout io.Writer) (*output, error) {
 	removeStaleTemps(name)
 	f, err := os.CreateTemp(filepath.Dir(name), tempPrefix(name)+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
+		if err := missingFolder(name); err != nil {
+			return nil, err
+		}
 		var pe *fs.PathError
 		if errors.As(err, &pe) { // name the user's file, not the temporary one
 			err = &fs.PathError{Op: "create", Path: name, Err: pe.Err}
@@ -70,6 +73,21 @@ func openOutput(name string, stdout io.Writer) (*output, error) {
 		return nil, err
 	}
 	return &output{Writer: bufio.NewWriterSize(f, outputBuffer), file: f, temp: f.Name(), final: name}, nil
+}
+
+// missingFolder says plainly that the folder of an output is missing, or
+// is not a folder: castchunk does not create folders (as a shell's > does
+// not); nil when the folder is there.
+func missingFolder(name string) error {
+	dir := filepath.Dir(name)
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: the folder %s does not exist: create it first (mkdir -p %s)", quoteName(name), quoteName(dir), quoteName(dir))
+	case errors.Is(err, syscall.ENOTDIR), err == nil && !info.IsDir():
+		return fmt.Errorf("%s: %s is not a folder", quoteName(name), quoteName(dir))
+	}
+	return nil
 }
 
 // tempPrefix starts the names of -o FILE's temporary files: they go on with
