@@ -94,7 +94,7 @@ The record format and the exit statuses: see 'castchunk --help'.`,
 	for _, m := range method.All() {
 		for _, opt := range m.Options {
 			if f.Lookup(opt.Name) == nil {
-				o.methodFlags[opt.Name] = f.Int(opt.Name, opt.Default, m.Name+": "+opt.Help+" (`N`)")
+				o.methodFlags[opt.Name] = f.Int(opt.Name, opt.Default, m.Name+": "+optionUsage(opt.Help))
 			}
 		}
 	}
@@ -133,6 +133,18 @@ The record format and the exit statuses: see 'castchunk --help'.`,
 	_ = cmd.RegisterFlagCompletionFunc("cache", dirCompletion)
 	_ = cmd.RegisterFlagCompletionFunc("root", dirCompletion)
 	return cmd
+}
+
+// optionUsage is a method option's help with its value named N, the
+// placeholder --help shows after the flag (pflag's backquotes): "this
+// many" in the help becomes N ("fixed windows of N lines"), and a help
+// that does not say it starts with N ("N lines shared by consecutive
+// windows").
+func optionUsage(help string) string {
+	if strings.Contains(help, "this many") {
+		return strings.Replace(help, "this many", "`N`", 1)
+	}
+	return "`N` " + help
 }
 
 // methodSummaries lists the methods for --help: "cast (…) or sliding (…)".
