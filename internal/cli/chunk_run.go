@@ -36,6 +36,7 @@ type chunkRun struct {
 	cacheWarned bool // a cache write failed and the user was told
 
 	generatedSkipped, vendoredSkipped int // told once each, at the end
+	binarySkipped                     int // with --all-text, binary files met while walking: told once, at the end
 }
 
 // runChunk lists the files, chunks them and writes the records.
@@ -271,7 +272,8 @@ func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 
 // leftOut accounts for a file that is not written: in the manifest,
 // counted by its reason, warned about when the reason comes with a message
-// (generated and vendored files are summed up at the end instead). A
+// (generated and vendored files, and with --all-text binary ones met
+// while walking, are summed up at the end instead). A
 // failed file makes the exit status 1; an unreadable file, or a file named
 // as an argument, 3.
 func (r *chunkRun) leftOut(res *pipeline.Result) error {
@@ -290,6 +292,14 @@ func (r *chunkRun) leftOut(res *pipeline.Result) error {
 	case plan.Vendored:
 		r.vendoredSkipped++
 		r.summary.Skip(res.Outcome.String())
+	case plan.Binary:
+		r.summary.Skip(res.Outcome.String())
+		if r.cfg.pipeline.Plan.Text && !res.Job.Named {
+			// --all-text reads every file: images, archives and fonts
+			// would take a line each.
+			r.binarySkipped++
+			return nil
+		}
 	default:
 		r.summary.Skip(res.Outcome.String())
 	}
@@ -312,6 +322,13 @@ func (r *chunkRun) tellSkipped() {
 		if n.count > 0 {
 			fmt.Fprintf(r.s.Err, "castchunk: skipped %d %s %s (%s to chunk %s)\n", n.count, n.what, plural(n.count, "file", "files"), n.flag, plural(n.count, "it", "them"))
 		}
+	}
+	if n := r.binarySkipped; n > 0 {
+		lists := "--manifest FILE lists " + plural(n, "it", "them")
+		if r.cfg.manifest != "" {
+			lists = quoteName(r.cfg.manifest) + " lists " + plural(n, "it", "them")
+		}
+		fmt.Fprintf(r.s.Err, "castchunk: skipped %d binary %s (%s)\n", n, plural(n, "file", "files"), lists)
 	}
 }
 
