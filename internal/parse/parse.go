@@ -32,6 +32,13 @@ var ErrTimeout = errors.New("parse timed out")
 // the file is chunked without its tree.
 var ErrScannerState = errors.New("nesting too deep for the grammar (its scanner's state outgrew tree-sitter's 1,024 bytes)")
 
+// ErrTooMuchWork is returned when a parse lexed the file more than 1,024
+// times over: an input on which the grammar goes quadratic (a Markdown
+// line of tens of thousands of stars, deeply nested Scala parentheses).
+// The bound depends on the file alone, so the outcome is the same on every
+// machine; the file is chunked without its tree.
+var ErrTooMuchWork = errors.New("the parse gave up: it lexed the file over 1,024 times (an input this grammar handles in quadratic time)")
+
 // ErrCancelled is returned when Cancel stopped a parse.
 var ErrCancelled = errors.New("parse cancelled")
 
@@ -89,8 +96,13 @@ func (p *Parser) Parse(src []byte, l *lang.Language) (*sitter.Tree, error) {
 		p.current = l
 	}
 	tree := p.src.Parse(p.parser, src, p.timeout)
-	if tree == nil && p.src.Overflowed() {
-		return nil, ErrScannerState
+	if tree == nil && (p.src.Overflowed() || p.src.Overworked()) {
+		// Given up on, as on a timeout: drop the state kept to resume it.
+		source.ResetParser(p.parser)
+		if p.src.Overflowed() {
+			return nil, ErrScannerState
+		}
+		return nil, ErrTooMuchWork
 	}
 	if tree == nil {
 		// tree-sitter keeps the state of an abandoned parse to resume it;

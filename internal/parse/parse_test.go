@@ -89,3 +89,29 @@ func TestScannerStateOverflow(t *testing.T) {
 	}
 	tree.Close()
 }
+
+// TestTooMuchWork: a Markdown line of 60,000 stars around a letter took 40
+// s to parse, and hours at the default size limit. A parse that lexes the
+// file more than 1,024 times over gives up with ErrTooMuchWork: a bound on
+// the parser's own work, so the outcome is the same on every run; the
+// parser then parses the next file.
+func TestTooMuchWork(t *testing.T) {
+	p := New(0)
+	defer p.Close()
+	md := lang.ByName("markdown")
+	hostile := []byte(strings.Repeat("*", 20000) + "a" + strings.Repeat("*", 20000) + "\n")
+	for run := range 2 {
+		tree, err := p.Parse(hostile, md)
+		if tree != nil {
+			tree.Close()
+		}
+		if !errors.Is(err, ErrTooMuchWork) {
+			t.Fatalf("run %d: err %v, want ErrTooMuchWork", run, err)
+		}
+	}
+	tree, err := p.Parse([]byte("# Title\n\nSome *text*.\n"), md)
+	if err != nil {
+		t.Fatalf("after giving up: %v", err)
+	}
+	tree.Close()
+}

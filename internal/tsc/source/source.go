@@ -101,8 +101,24 @@ typedef struct {
 	char *state;     // the scanner writes its state here: mmap'ed, a guard page after it
 	size_t capacity; // bytes before the guard page
 	int overflow;    // the scanner wrote more than SERIAL_LIMIT bytes
-	uint64_t checks; // progress checks made: one per 100 parser operations
+	uint64_t checks;    // progress checks made: one per 100 parser operations
+	uint64_t reads;     // pieces of the text handed to the lexer
+	uint64_t max_reads; // past this, the parse gives up as overworked
+	int overworked;
 } source;
+
+// READ_PIECE is the most text one read hands the lexer: each time the lexer
+// goes back to text it left (a scanner looking far ahead, then again from
+// an earlier place), it reads again, so the reads count the text lexed.
+#define READ_PIECE 4096
+
+// MAX_LEXED is how many times its own length a file may be lexed before
+// the parse gives up (plus 4 MiB for small files). The Python and Go
+// standard libraries and the test corpus lex each file at most about 330
+// times over (a Scala file); a Markdown line of 20,000 stars around a
+// letter, 120,000 times; 20,000 nested Scala parentheses, 6,000 times: a
+// bound on the parser's own work, the same on every machine and run.
+#define MAX_LEXED 1024
 
 // parsing is the source of the parse running on this thread: the guarded
 // serialize finds the scanner's own function through it.
@@ -201,7 +217,14 @@ static const char *read_source(void *payload, uint32_t byte_index, TSPoint posit
 		*bytes_read = 0;
 		return "";
 	}
-	*bytes_read = s->length - byte_index;
+	uint32_t n = s->length - byte_index;
+	if (n > READ_PIECE) {
+		n = READ_PIECE;
+		// End the piece on a character boundary: never in a UTF-8 sequence.
+		while (n > 1 && ((unsigned char)s->text[byte_index + n] & 0xC0) == 0x80) n--;
+	}
+	s->reads++;
+	*bytes_read = n;
 	return s->text + byte_index;
 }
 
@@ -210,7 +233,11 @@ static const char *read_source(void *payload, uint32_t byte_index, TSPoint posit
 static bool stop_parse(TSParseState *state) {
 	source *s = state->payload;
 	s->checks++;
-	if (s->cancel) return true;
+	if (s->cancel || s->overflow) return true;
+	if (s->reads > s->max_reads) {
+		s->overworked = 1;
+		return true;
+	}
 	if (!s->has_deadline) return false;
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
@@ -234,7 +261,10 @@ static void set_deadline(source *s, int64_t nanos) {
 // refused as an overflow before parsing (0: no tree).
 static TSTree *parse_source(TSParser *parser, source *s) {
 	s->overflow = 0;
+	s->overworked = 0;
 	s->checks = 0;
+	s->reads = 0;
+	s->max_reads = ((uint64_t)MAX_LEXED * s->length + (4u << 20)) / READ_PIECE;
 	if (s->serialize != NULL && !grow_state(s, 8 * (size_t)s->length + 65536)) {
 		s->overflow = 1;
 		return NULL;
@@ -329,6 +359,11 @@ func (s *Source) SetLanguage(p *sitter.Parser, l *sitter.Language) error {
 // state larger than tree-sitter allows; Parse then returned nil.
 func (s *Source) Overflowed() bool { return s.c.overflow != 0 }
 
+// Overworked reports whether the last parse gave up because it lexed the
+// text more than 1,024 times over (a quadratic case of the grammar); Parse
+// then returned nil. The bound depends on the text alone, never on time.
+func (s *Source) Overworked() bool { return s.c.overworked != 0 }
+
 // Checks is how many progress checks the last parse made: tree-sitter
 // makes one every 100 parser operations, so it measures the parse's work,
 // the same on every machine and run.
@@ -341,8 +376,8 @@ func (s *Source) Cancel() { s.c.cancel = 1 }
 
 // Parse parses text with the binding parser p, whose language is set, and
 // returns the tree, which the caller must Close; nil when the parse gave up,
-// past timeout (0: none) or cancelled, or when the grammar's scanner state
-// overflowed (Overflowed). After nil, ResetParser drops the
+// past timeout (0: none), cancelled or overworked (Overworked), or when the
+// grammar's scanner state overflowed (Overflowed). After nil, ResetParser drops the
 // abandoned parse's state. text must be shorter than 4 GiB.
 func (s *Source) Parse(p *sitter.Parser, text []byte, timeout time.Duration) *sitter.Tree {
 	if len(text) > math.MaxUint32 {
