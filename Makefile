@@ -11,12 +11,14 @@ BIN      := bin/castchunk
 SAMPLE   ?= testdata/corpus
 FUZZTIME ?= 30s
 
-.PHONY: all build run test tidy race vet fuzz bench corpus languages eval clean
+.PHONY: all build run test test-note tidy race vet fuzz bench corpus languages eval clean
 
 all: build
 
-## build: bin/castchunk (quietly: the build's own messages go to stderr)
+## build: bin/castchunk (quietly: the build's own messages go to stderr, and so
+## does the line that says a cold build stays silent for minutes)
 build:
+	@echo "building $(BIN): on a cold build cache the grammars' C code takes 2-6 minutes, silent meanwhile; seconds after" >&2
 	@$(GO) build -o $(BIN) ./cmd/castchunk >&2
 
 ## run: build, then chunk the sample corpus: records on stdout and nothing
@@ -26,8 +28,13 @@ run: build
 	@$(BIN) chunk --stats $(SAMPLE)
 
 ## test: vet, go.mod tidiness and every test (unit, golden, property, fuzz seeds, end-to-end)
-test: vet tidy
+test: test-note vet tidy
 	$(GO) test -count=1 ./...
+
+# vet is the first step of make test to compile the grammars' C code: say
+# first that it stays silent for minutes on a cold cache.
+test-note:
+	@echo "make test: on a cold build cache, compiling the grammars' C code takes 2-6 minutes, silent meanwhile; then about a minute of tests" >&2
 
 ## tidy: fail when go.mod or go.sum is not what `go mod tidy` would write
 tidy:
