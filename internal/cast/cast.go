@@ -348,21 +348,23 @@ func (b *builder) groupEnd(units []unit, i int) int {
 // text between them that no child covers. Zero-width nodes carry no text and
 // are skipped.
 func (b *builder) children(u unit) []unit {
-	var out []unit
+	out := make([]unit, 0, u.node.ChildCount()+1)
 	prev := u.start
-	for _, k := range b.tree.Children(u.node) {
-		s, e := clamp(int(k.Start()), prev, u.end), clamp(int(k.End()), prev, u.end)
-		if e <= s {
-			continue
+	b.tree.Each(u.node, func(kids []tsc.Kid) {
+		for _, k := range kids {
+			s, e := clamp(int(k.Start()), prev, u.end), clamp(int(k.End()), prev, u.end)
+			if e <= s {
+				continue
+			}
+			out = b.appendText(out, prev, s)
+			out = append(out, unit{
+				start: s, end: e,
+				extra: k.Extra(), named: k.Named(), hasKids: k.HasKids(),
+				node: k.Node(),
+			})
+			prev = e
 		}
-		out = b.appendText(out, prev, s)
-		out = append(out, unit{
-			start: s, end: e,
-			extra: k.Extra(), named: k.Named(), hasKids: k.HasKids(),
-			node: k.Node(),
-		})
-		prev = e
-	}
+	})
 	return b.appendText(out, prev, u.end)
 }
 

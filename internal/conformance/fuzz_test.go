@@ -3,8 +3,8 @@ package conformance
 import (
 	"errors"
 	"os"
-	"strings"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"

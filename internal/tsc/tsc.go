@@ -51,25 +51,29 @@ typedef struct {
 } kid;
 
 // list_kids writes up to cap children of parent into out, walking them with
-// the cursor, and returns how many parent has: one cgo call per node split,
-// instead of several per child.
-static uint32_t list_kids(TSTreeCursor *c, TSNode parent, kid *out, uint32_t cap) {
-	ts_tree_cursor_reset(c, parent);
-	if (!ts_tree_cursor_goto_first_child(c)) return 0;
+// the cursor: from the first child when first is set, else from the one
+// after the cursor's; the cursor is left on the last child written. It
+// returns how many it wrote: 0 once every child was listed. One cgo call
+// lists a batch, instead of several calls per child.
+static uint32_t list_kids(TSTreeCursor *c, TSNode parent, kid *out, uint32_t cap, bool first) {
+	if (first) {
+		ts_tree_cursor_reset(c, parent);
+		if (!ts_tree_cursor_goto_first_child(c)) return 0;
+	} else if (!ts_tree_cursor_goto_next_sibling(c)) {
+		return 0;
+	}
 	uint32_t n = 0;
-	do {
-		if (n < cap) {
-			TSNode k = ts_tree_cursor_current_node(c);
-			out[n].node = k;
-			out[n].start = ts_node_start_byte(k);
-			out[n].end = ts_node_end_byte(k);
-			out[n].extra = ts_node_is_extra(k);
-			out[n].named = ts_node_is_named(k);
-			out[n].has_kids = ts_node_child_count(k) > 0;
-		}
+	for (;;) {
+		TSNode k = ts_tree_cursor_current_node(c);
+		out[n].node = k;
+		out[n].start = ts_node_start_byte(k);
+		out[n].end = ts_node_end_byte(k);
+		out[n].extra = ts_node_is_extra(k);
+		out[n].named = ts_node_is_named(k);
+		out[n].has_kids = ts_node_child_count(k) > 0;
 		n++;
-	} while (ts_tree_cursor_goto_next_sibling(c));
-	return n;
+		if (n == cap || !ts_tree_cursor_goto_next_sibling(c)) return n;
+	}
 }
 */
 import "C"
@@ -116,7 +120,7 @@ func (n Node) IsExtra() bool { return bool(C.ts_node_is_extra(n.c)) }
 // IsNamed reports whether the node is named, not a keyword or punctuation.
 func (n Node) IsNamed() bool { return bool(C.ts_node_is_named(n.c)) }
 
-// Kid is one child as Lister.Children lists it: the node and what the
+// Kid is one child as Lister.Each lists it: the node and what the
 // chunker asks of it, read in the same cgo call.
 type Kid struct{ c C.kid }
 
@@ -138,13 +142,15 @@ func (k Kid) Named() bool { return k.c.named != 0 }
 // HasKids reports whether the child has children of its own.
 func (k Kid) HasKids() bool { return k.c.has_kids != 0 }
 
-// Lister lists the children of nodes in bulk, one cgo call per node. It
-// keeps a tree cursor and a buffer between calls; it is not safe for
-// concurrent use. The zero Lister is ready to use.
+// Lister lists the children of nodes in bulk, one cgo call per batch of
+// children. It keeps a tree cursor and a buffer between calls; it is not
+// safe for concurrent use. The zero Lister is ready to use.
 //
 // The children are written to a buffer in C memory: a Go buffer of structs
 // that hold (C) pointers would be scanned whole by cgo's pointer check on
-// every call, which costs as much as the largest node seen so far.
+// every call, which costs as much as the largest node seen so far. The
+// buffer holds one batch, so a node with millions of children (a generated
+// list literal) costs no more C memory than a small one.
 type Lister struct {
 	cursor  C.TSTreeCursor
 	open    bool
@@ -152,46 +158,46 @@ type Lister struct {
 	capKids int
 }
 
-// Children lists the children of n; the slice is valid until the next
-// Children or Release.
-func (l *Lister) Children(n Node) []Kid {
+// batchKids is the most children listed in one call.
+const batchKids = 1 << 16
+
+// Each calls fn with the children of n, in order, a batch of at most
+// batchKids at a time; a batch is valid during its call only, and fn must
+// not use the Lister.
+func (l *Lister) Each(n Node, fn func([]Kid)) {
 	if !l.open {
 		l.cursor = C.ts_tree_cursor_new(n.c)
 		l.open = true
 	}
 	count := int(C.ts_node_child_count(n.c))
 	if count == 0 {
-		return nil
+		return
 	}
-	if l.capKids < count {
-		grown := max(count, 2*l.capKids, 256)
+	if need := min(count, batchKids); l.capKids < need {
+		grown := max(need, min(2*l.capKids, batchKids), 256)
 		kids := (*C.kid)(C.realloc(unsafe.Pointer(l.kids), C.size_t(grown)*C.size_t(unsafe.Sizeof(C.kid{}))))
 		if kids == nil {
 			panic("tsc: out of memory listing the children of a node")
 		}
 		l.kids, l.capKids = kids, grown
 	}
-	C.list_kids(&l.cursor, n.c, l.kids, C.uint32_t(count))
-	return unsafe.Slice((*Kid)(unsafe.Pointer(l.kids)), count)
+	for first := true; ; first = false {
+		m := int(C.list_kids(&l.cursor, n.c, l.kids, C.uint32_t(l.capKids), C.bool(first)))
+		if m == 0 {
+			return
+		}
+		fn(unsafe.Slice((*Kid)(unsafe.Pointer(l.kids)), m))
+	}
 }
 
 // Release lets go of the tree the cursor points into; call it before the
-// tree is freed. The buffer stays for the next file, unless a node with
-// very many children grew it: one generated file should not pin that memory
-// for the rest of the run.
+// tree is freed. The buffer (one batch at most) stays for the next file.
 func (l *Lister) Release() {
 	if l.open {
 		C.ts_tree_cursor_delete(&l.cursor)
 		l.open = false
 	}
-	if l.capKids > keptKids {
-		C.free(unsafe.Pointer(l.kids))
-		l.kids, l.capKids = nil, 0
-	}
 }
-
-// keptKids is the most children the buffer keeps room for between files.
-const keptKids = 1 << 16
 
 // Close frees all the C memory of the lister.
 func (l *Lister) Close() {

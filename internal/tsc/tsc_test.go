@@ -67,7 +67,7 @@ func TestListerMatchesBinding(t *testing.T) {
 	for name, src := range tsctest.Samples {
 		tree := tsctest.BindingParse(t, name, src)
 		tsctest.EachNode(tree, func(n *sitter.Node) {
-			kids := l.Children(NodeOf(n))
+			kids := children(&l, NodeOf(n))
 			if uint(len(kids)) != n.ChildCount() {
 				t.Fatalf("%s: node %s: %d children listed, the binding has %d", name, n.Kind(), len(kids), n.ChildCount())
 			}
@@ -85,33 +85,46 @@ func TestListerMatchesBinding(t *testing.T) {
 	}
 }
 
-// TestListerBuffer checks a node with more children than the buffer keeps
-// between files: all are listed, and Release gives the grown buffer back.
-func TestListerBuffer(t *testing.T) {
-	src := "x = [" + strings.Repeat("1,", keptKids) + "]\n"
+// children collects every batch of Each.
+func children(l *Lister, n Node) []Kid {
+	var all []Kid
+	l.Each(n, func(kids []Kid) { all = append(all, kids...) })
+	return all
+}
+
+// TestListerBatches checks a node with more children than a batch: all
+// are listed, in order, in batches of at most batchKids, and the buffer
+// never holds more than one batch.
+func TestListerBatches(t *testing.T) {
+	src := "x = [" + strings.Repeat("1,", batchKids) + "]\n"
 	tree := tsctest.BindingParse(t, "python", src)
 	defer tree.Close()
 	list := tree.RootNode().Child(0).Child(0).ChildByFieldName("right")
 	var l Lister
 	defer l.Close()
-	kids := l.Children(NodeOf(list))
-	if len(kids) <= keptKids || uint(len(kids)) != list.ChildCount() {
-		t.Fatalf("%d children listed, the binding has %d", len(kids), list.ChildCount())
+	batches := 0
+	var kids []Kid
+	l.Each(NodeOf(list), func(b []Kid) {
+		batches++
+		if len(b) > batchKids {
+			t.Errorf("a batch of %d children", len(b))
+		}
+		kids = append(kids, b...)
+	})
+	if uint(len(kids)) != list.ChildCount() || batches < 2 {
+		t.Fatalf("%d children listed in %d batches, the binding has %d", len(kids), batches, list.ChildCount())
 	}
-	last := list.Child(list.ChildCount() - 1)
-	if k := kids[len(kids)-1]; k.Start() != uint32(last.StartByte()) || *bindingNode(k.Node()) != *last {
-		t.Errorf("last child listed at %d, the binding's at %d", k.Start(), last.StartByte())
+	for i, k := range kids {
+		if c := list.Child(uint(i)); k.Start() != uint32(c.StartByte()) || *bindingNode(k.Node()) != *c {
+			t.Fatalf("child %d listed at %d, the binding's at %d", i, k.Start(), c.StartByte())
+		}
+	}
+	if l.capKids > batchKids {
+		t.Errorf("the buffer grew to %d children", l.capKids)
 	}
 	l.Release()
-	if l.capKids != 0 || l.kids != nil {
-		t.Errorf("Release kept room for %d children", l.capKids)
-	}
-	if kids := l.Children(NodeOf(tree.RootNode())); len(kids) != 1 {
+	if kids := children(&l, NodeOf(tree.RootNode())); len(kids) != 1 {
 		t.Errorf("after Release, the root has %d children listed", len(kids))
-	}
-	l.Release()
-	if l.capKids == 0 {
-		t.Errorf("Release gave back a small buffer")
 	}
 }
 
