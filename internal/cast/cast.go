@@ -58,7 +58,13 @@ func (c *Chunker) Chunk(in chunk.Input) []chunk.Span {
 	b.reset(src, &c.measure)
 	defer b.tree.Release()
 	b.walk(b.topUnits(tsc.NodeOf(in.Tree.RootNode())))
-	return b.spans()
+	if spans := b.spans(); len(spans) > 0 {
+		return spans
+	}
+	// No node holds a character: the file is whitespace, over the token
+	// budget. It is text, cut at line breaks as text is.
+	c.b.closed = chunk.SplitText(c.b.closed[:0], &c.measure, 0, len(src), 0)
+	return c.b.closed
 }
 
 // unit is one sibling in a list the chunker merges: a syntax node, or a run

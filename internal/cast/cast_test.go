@@ -183,3 +183,32 @@ func TestLineThatEndsWithItsBreakThenComments(t *testing.T) {
 		})
 	}
 }
+
+// TestWhitespaceOverTheTokenBudget: a file of 3,000 lines of two spaces has
+// no node holding a character; over a token budget, cast returned no chunk
+// at all ("chunks end at byte 0, file has 9000", no record, exit 1, in
+// every grammar). It is cut at line breaks, as text is, within the budget.
+func TestWhitespaceOverTheTokenBudget(t *testing.T) {
+	src := []byte(strings.Repeat("  \n", 3000))
+	starts := make([]int32, 0, len(src)/3)
+	for i := 0; i < len(src); i += 3 { // a token per line
+		starts = append(starts, int32(i))
+	}
+	p := parse.New(0)
+	defer p.Close()
+	for _, name := range []string{"python", "java", "markdown", "json"} {
+		tree, err := p.Parse(src, lang.ByName(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		budget := chunk.Budget{Size: 2000, Tokens: 512}
+		spans := New().Chunk(chunk.Input{Src: src, Tree: tree, Budget: budget, TokenStarts: starts})
+		tree.Close()
+		if err := chunk.CheckTiling(spans, len(src), budget.Size); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(spans) != 6 { // 3,000 lines of one token, 512 a chunk
+			t.Errorf("%s: %d chunks, want 6", name, len(spans))
+		}
+	}
+}

@@ -229,9 +229,12 @@ func lineEnd(src []byte, pos, limit int) int {
 
 // cutAfter returns the end of the last non-whitespace character of
 // src[start:b] such that src[from:cut] fits the budget, or start when none
-// does. Whitespace after the cut goes to the next piece. Both measures grow
-// with the end offset, so a binary search finds the longest stretch that
-// fits; the cut then moves back to a character boundary.
+// does. Whitespace after the cut goes to the next piece; a stretch of
+// whitespace alone is cut where the longest part that fits ends (never a
+// character at a time: a run of 70,000 spaces is a few pieces that fill the
+// budget). Both measures grow with the end offset, so a binary search finds
+// the longest stretch that fits; the cut then moves back to a character
+// boundary.
 func cutAfter(m *Measure, from, start, b int) int {
 	lo, hi := start, b // m.Fits(from, lo) holds or lo == start; the answer is in [lo, hi]
 	for lo < hi {
@@ -243,16 +246,20 @@ func cutAfter(m *Measure, from, start, b int) int {
 		}
 	}
 	src := m.Src()
-	cut := start
+	cut, whole := start, start // after the last non-whitespace character; after the last whole one
 	for i := start; i < lo; {
 		r, w := utf8.DecodeRune(src[i:b])
 		if i+w > lo {
 			break
 		}
 		i += w
+		whole = i
 		if !unicode.IsSpace(r) {
 			cut = i
 		}
+	}
+	if cut == start {
+		return whole // whitespace only: as much of it as fits
 	}
 	return cut
 }
@@ -374,8 +381,14 @@ func refitCut(src []byte, start, b int, fits func(a, b int) bool) int {
 			hi = mid - 1
 		}
 	}
-	for lo > 1 && spaces[lo-1] { // whitespace after the cut goes to the next piece
-		lo--
+	// Whitespace after the cut goes to the next piece, unless the stretch
+	// is whitespace alone: then as much of it as fits.
+	k := lo
+	for k > 1 && spaces[k-1] {
+		k--
+	}
+	if k > 1 || !spaces[0] {
+		lo = k
 	}
 	if lo > 0 {
 		return chars[lo-1]

@@ -155,3 +155,43 @@ func TestRefit(t *testing.T) {
 		t.Error("Refit accepted a budget no character fits")
 	}
 }
+
+// TestWhitespaceRunsFillTheBudget: a run of spaces over a token budget was
+// cut one space at a time (x = 1 and 2,000 spaces with --max-tokens 8 gave
+// 1,058 records, 1,056 of them one space), re-tokenizing the rest each
+// time. A stretch of whitespace alone is cut where the longest part that
+// fits ends, by SplitText and by Refit.
+func TestWhitespaceRunsFillTheBudget(t *testing.T) {
+	src := []byte("x = 1" + strings.Repeat(" ", 2000) + "\n")
+	var starts []int32 // a token every 4 bytes
+	for i := 0; i < len(src); i += 4 {
+		starts = append(starts, int32(i))
+	}
+	var m Measure
+	m.Reset(src, Budget{Size: 2000, Tokens: 8}, starts)
+	spans := SplitText(nil, &m, 0, len(src), 0)
+	if err := CheckTiling(spans, len(src), 2000); err != nil {
+		t.Fatal(err)
+	}
+	if len(spans) > len(src)/32+2 {
+		t.Errorf("SplitText: %d pieces for %d bytes of 8 tokens of 4 bytes each", len(spans), len(src))
+	}
+	var sz Sizer
+	sz.Reset(src)
+	fits := func(a, b int) bool { return b-a <= 100 }
+	out, err := Refit(nil, &sz, []Span{{0, len(src), sz.Size(0, len(src))}}, fits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckTiling(out, len(src), 2000); err != nil {
+		t.Fatal(err)
+	}
+	if len(out) > len(src)/100+2 {
+		t.Errorf("Refit: %d pieces for %d bytes, 100 a piece", len(out), len(src))
+	}
+	for _, s := range out[1 : len(out)-1] {
+		if s.End-s.Start != 100 {
+			t.Errorf("Refit: a piece of %d bytes does not fill the budget of 100", s.End-s.Start)
+		}
+	}
+}
