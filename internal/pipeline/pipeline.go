@@ -128,6 +128,12 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 		}
 	}()
 	for i := range jobs {
+		// Results may be ready ahead of a cancellation (the workers ran on):
+		// a cancelled run stops here all the same, never calling the sink
+		// again.
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		r, err := seq.take(ctx, i)
 		if err != nil {
 			return err
