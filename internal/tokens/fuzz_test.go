@@ -28,6 +28,7 @@ func FuzzCount(f *testing.F) {
 	}
 	f.Add("func main() {\n\tfmt.Println(\"héllo, 世界\")\n}\n\n\n   \t\n")
 	f.Add("\ufeff// BOM\r\n\u0085x\u2028y \U0001F600 ſ'ſ'S")
+	f.Add("a\U0002EBF0's 1\U00010D4023 \u0628\u0897x") // Unicode 15.1 and 16.0
 	f.Fuzz(func(t *testing.T, text string) {
 		if !utf8.ValidString(text) {
 			t.Skip("tokens counts valid UTF-8 only")

@@ -20,9 +20,14 @@ import (
 // a piece's start to its end. Instead of a regex engine (the module's
 // regexp2 runs at about 6 MB/s) each branch is a forward scan over character
 // classes; where the regex would backtrack, the scan remembers the one
-// position backtracking would stop at. Character classes follow the module
-// (and Python tiktoken): \s is unicode.IsSpace (Unicode White_Space), \p{..}
-// are Go's unicode tables, and (?i) folds 's' with 'ſ' (U+017F).
+// position backtracking would stop at. Character classes follow Python
+// tiktoken, whose regex crate (regex-syntax) has Unicode 16.0.0's tables: \s
+// is White_Space, \p{..} the General_Category values, and (?i) folds 's' with
+// 'ſ' (U+017F). Go's unicode package is older (unicode.Version, 15.0.0 as of
+// Go 1.26), so a rune's class is Go's unless newerClasses (unicode_table.go,
+// generated from Unicode 16.0.0's data, see unicode_gen_test.go) lists it: the
+// letters, digits and marks Unicode added since, such as CJK Extension I
+// (U+2EBF0-U+2EE5D, Unicode 15.1).
 
 // Character class bits; a rune has any combination.
 const (
@@ -53,8 +58,40 @@ func initClasses() {
 	}
 }
 
-// classRune is the class of one rune from the unicode tables.
+// classRune is the class of one rune under Unicode 16.0.0.
 func classRune(r rune) uint8 {
+	if c, ok := newerClass(r); ok {
+		return c
+	}
+	return goClass(r)
+}
+
+// newerClass is r's class from newerClasses, if r is there.
+func newerClass(r rune) (uint8, bool) {
+	t := newerClasses
+	lo, hi := 0, len(t)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		switch {
+		case r < t[m].lo:
+			hi = m
+		case r > t[m].hi:
+			lo = m + 1
+		default:
+			return t[m].class, true
+		}
+	}
+	return 0, false
+}
+
+// A classRange gives the runes lo..hi (inclusive) one class.
+type classRange struct {
+	lo, hi rune
+	class  uint8
+}
+
+// goClass is the class of one rune from Go's unicode tables.
+func goClass(r rune) uint8 {
 	var c uint8
 	if unicode.IsLetter(r) {
 		c |= cLetter

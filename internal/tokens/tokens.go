@@ -13,6 +13,13 @@
 // (and js-tiktoken, and regexp2's interpreter) split after the last; the
 // tests hold Count to both (ref_test.go) and to js-tiktoken (tokref_test.go).
 //
+// Character classes (\p{L}, \p{N}, ...) are Unicode 16.0.0's, as in the regex
+// crate tiktoken splits with; Go's unicode tables are older (15.0.0), and
+// unicode_table.go, generated from Unicode 16.0.0's data, adds the letters,
+// digits and marks since (CJK Extension I, Garay, ...). js-tiktoken follows
+// node's tables, 17.0 on node 20.20.2, and so can part from tiktoken on the
+// runes Unicode 17.0 added or changed (tokref_test.go).
+//
 // Text must be valid UTF-8 (castchunk never chunks other text): an invalid
 // byte is read as U+FFFD for splitting and counted as its own bytes, a case
 // tiktoken, which takes strings, does not define.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -130,6 +131,78 @@ func TestJSTiktokenDivergences(t *testing.T) {
 				t.Errorf("%s %q: js-tiktoken now agrees (%d): the divergence list is stale", name, text, js)
 			}
 			t.Logf("%s %q: Count %d, js-tiktoken %d", name, text, got, js)
+		}
+	}
+}
+
+// nodeUnicode is the Unicode version of node's RegExp tables (ICU's), which
+// js-tiktoken's \p{..} follow, as major*100+minor (1700 for 17.0); jsCounts
+// has found node.
+func nodeUnicode(t *testing.T) int {
+	t.Helper()
+	out, err := exec.Command("node", "-p", "process.versions.unicode").Output()
+	if err != nil {
+		t.Fatalf("node -p process.versions.unicode: %v", err)
+	}
+	v := strings.TrimSpace(string(out))
+	major, minor, _ := strings.Cut(v, ".")
+	ma, err1 := strconv.Atoi(major)
+	mi, err2 := strconv.Atoi(strings.SplitN(minor+".", ".", 2)[0])
+	if err1 != nil || err2 != nil {
+		t.Fatalf("node's Unicode version %q", v)
+	}
+	return ma*100 + mi
+}
+
+// TestNewerUnicodeMatchesJSTiktoken holds newerUnicodeCases to js-tiktoken
+// where node's Unicode tables are at least 16.0 (older ones do not know
+// those runes, as Go's do not).
+func TestNewerUnicodeMatchesJSTiktoken(t *testing.T) {
+	texts := make([]string, len(newerUnicodeCases))
+	for i, tc := range newerUnicodeCases {
+		texts[i] = tc.text
+	}
+	counts := jsCounts(t, texts)
+	if v := nodeUnicode(t); v < 1600 {
+		t.Skipf("node's Unicode is %d.%d, older than 16.0", v/100, v%100)
+	}
+	for _, name := range Names() {
+		c := load(t, name).NewCounter()
+		for i, tc := range newerUnicodeCases {
+			if js := counts[name][i]; js != tc.count || c.Count([]byte(tc.text)) != js {
+				t.Errorf("%s %+q: Count = %d, the case says %d, js-tiktoken %d", name, tc.text, c.Count([]byte(tc.text)), tc.count, js)
+			}
+		}
+	}
+}
+
+// jsNewerDivergences are texts on which js-tiktoken, when node's Unicode is
+// 17.0 or later, departs from tiktoken, whose regex crate is at 16.0: a
+// letter new in 17.0 (U+A7CE LATIN CAPITAL LETTER PHARYNGEAL VOICED
+// FRICATIVE; U+323B0, CJK Extension J) takes a contraction after it into its
+// word for js-tiktoken only. (17.0 also made U+0295 ʕ Lo, not Ll, which can
+// move an o200k split.)
+var jsNewerDivergences = []string{"\uA7CE's", "\U000323B0's"}
+
+// TestJSTiktokenNewerDivergences documents them: Count follows the regexp2
+// reference (to which these runes are unassigned, as to Unicode 16.0), and
+// js-tiktoken on a node with Unicode 17.0 counts otherwise.
+func TestJSTiktokenNewerDivergences(t *testing.T) {
+	counts := jsCounts(t, jsNewerDivergences)
+	if v := nodeUnicode(t); v < 1700 {
+		t.Skipf("node's Unicode is %d.%d: js-tiktoken does not know Unicode 17.0's letters either", v/100, v%100)
+	}
+	for _, name := range Names() {
+		c := load(t, name).NewCounter()
+		for i, text := range jsNewerDivergences {
+			got, js := c.Count([]byte(text)), counts[name][i]
+			if want := len(fixedTokens(t, name, text)); got != want {
+				t.Errorf("%s %+q: Count = %d, the regexp2 reference says %d", name, text, got, want)
+			}
+			if got == js {
+				t.Errorf("%s %+q: js-tiktoken agrees (%d): the divergence list is stale", name, text, js)
+			}
+			t.Logf("%s %+q: Count %d, js-tiktoken %d", name, text, got, js)
 		}
 	}
 }
