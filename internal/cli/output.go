@@ -186,7 +186,10 @@ func openOutputCtx(ctx context.Context, name string, stdout io.Writer) (*output,
 		out, err = openOutput(name, stdout)
 		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err // out is not read: the open may still be going on
+	}
+	return out, nil
 }
 
 // interruptible runs fn, which may block for good (opening a FIFO that no
