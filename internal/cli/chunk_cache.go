@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/castchunk/castchunk/internal/cache"
 	"github.com/castchunk/castchunk/internal/pipeline"
@@ -12,17 +13,26 @@ import (
 // turn the cache on for every run.
 const cacheEnv = "CASTCHUNK_CACHE"
 
-// openCache opens the cache when one is asked for.
-func openCache(cfg *chunkConfig) (*cache.Cache, error) {
+// openCache opens the cache when one is asked for. A path that can never
+// be a cache (a folder of other files, a regular file) is a usage error;
+// a cache that cannot be opened now (a read-only or full file system, a
+// database locked or broken beyond repair) is worth one warning, and the
+// run goes on without it: a cache only saves time.
+func (r *chunkRun) openCache() (*cache.Cache, error) {
+	cfg := r.cfg
 	if cfg.cacheDir == "" {
 		return nil, nil
+	}
+	if info, err := os.Stat(cfg.cacheDir); err == nil && !info.IsDir() {
+		return nil, usageError("--cache: %s is a file, not a folder", quoteName(cfg.cacheDir))
 	}
 	c, err := cache.Open(cfg.cacheDir, cacheSalt(cfg.pipeline))
 	if errors.Is(err, cache.ErrNotCache) {
 		return nil, usageError("--cache: %v", err)
 	}
 	if err != nil {
-		return nil, failure(err)
+		r.warn(cfg.cacheDir, fmt.Sprintf("cannot use the cache, going on without it: %v", err))
+		return nil, nil
 	}
 	return c, nil
 }
@@ -40,7 +50,7 @@ func cacheSalt(p pipeline.Config) string {
 // pruneCache keeps the cache under --cache-max-size after a run that
 // stored entries.
 func (r *chunkRun) pruneCache() {
-	if r.cacheWrites == 0 {
+	if r.cacheWrites == 0 || r.cfg.pipeline.Cache == nil {
 		return
 	}
 	if err := r.cfg.pipeline.Cache.Prune(r.cfg.cacheMax); err != nil {
@@ -74,7 +84,7 @@ func (r *chunkRun) noteCache(res *pipeline.Result) {
 	case res.CacheErr != nil && !r.cacheWarned:
 		r.cacheWarned = true
 		r.warn(r.cfg.cacheDir, fmt.Sprintf("cannot write to the cache, going on without storing: %v", res.CacheErr))
-	case r.cfg.cacheDir != "" && res.CacheErr == nil && !res.Cached:
+	case r.cfg.pipeline.Cache != nil && res.CacheErr == nil && !res.Cached:
 		r.cacheWrites++
 	}
 }

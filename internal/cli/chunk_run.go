@@ -47,7 +47,7 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 	if err != nil {
 		return err
 	}
-	if cfg.pipeline.Cache, err = openCache(cfg); err != nil {
+	if cfg.pipeline.Cache, err = r.openCache(); err != nil {
 		return err
 	}
 	if c := cfg.pipeline.Cache; c != nil {
