@@ -19,7 +19,9 @@
 //	(h) (b) with --cache into a new, empty folder (cold), then again with
 //	    that cache (warm): the warm run's speed-up over the cold one, and
 //	    the space the cache takes on disk (du: the blocks allocated to every
-//	    file in its folder) per 1,000 files chunked;
+//	    file in its folder) per 1,000 files chunked; and (i) the same with
+//	    the flags of (g), whose entries also hold each chunk's scope,
+//	    defines, token count and header;
 //
 // each -reps times, interleaved, and prints the best and median time, MB/s
 // (10^6 bytes of source per second), the ratio (b)/(a) in time, the speedup
@@ -40,6 +42,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -102,7 +105,7 @@ func main() {
 	flag.IntVar(&o.jobs, "jobs", 2, "the -j of the parallel run (c)")
 	flag.IntVar(&o.startupRuns, "startup-runs", 20, "runs on one small file for the start-up time")
 	flag.StringVar(&o.tmp, "tmp", "bench/tmp", "folder on disk for the output of each run (deleted after it)")
-	flag.BoolVar(&o.cacheOnly, "cache-only", false, "measure only (h), the cold and the warm run with --cache")
+	flag.BoolVar(&o.cacheOnly, "cache-only", false, "measure only (h) and (i), the cold and the warm runs with --cache")
 	worker := flag.String("parse-worker", "", "internal: parse the files listed in this file and print the timings as JSON")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: castbench [flags]\n\nBenchmark driver for castchunk (not part of the product).\n\n")
@@ -161,7 +164,7 @@ func run(o options) error {
 	if o.cacheOnly {
 		fmt.Printf("\nsummary (%d CPUs)\n", runtime.NumCPU())
 		for _, r := range results {
-			r.cache.summary(r.dir)
+			r.cacheSummary()
 		}
 		fmt.Printf("  load average at the end: %s; castbench took %s\n", loadAverage(), time.Since(began).Round(time.Second))
 		return nil
@@ -197,7 +200,7 @@ func run(o options) error {
 		fmt.Printf(" (targets: (d), (e), (f) <= %.1f)\n", targetEmbed)
 	}
 	for _, r := range results {
-		r.cache.summary(r.dir)
+		r.cacheSummary()
 	}
 	fmt.Printf("  start-up: median %s over %d runs (min %s): %s\n", ms(startup.median()), len(startup), ms(startup.best()), verdict(startup.median() < targetStartup))
 	fmt.Printf("  load average at the end: %s; castbench took %s\n", loadAverage(), time.Since(began).Round(time.Second))
@@ -219,7 +222,14 @@ type corpusResult struct {
 	embed                     [len(embedRuns)]samples // (d)...(g)
 	largest                   job
 	largestRSS                int64
-	cache                     cacheResult // (h)
+	cache                     [len(cacheRuns)]cacheResult // (h), (i)
+}
+
+// cacheSummary prints the summary lines of (h) and (i).
+func (r *corpusResult) cacheSummary() {
+	for k, c := range r.cache {
+		c.summary(r.dir, cacheRuns[k].name, cacheRuns[k].label)
+	}
 }
 
 func (r *corpusResult) overhead() float64 {
@@ -273,8 +283,10 @@ func benchCorpus(o options, dir string) (*corpusResult, error) {
 		return nil, fmt.Errorf("no file to chunk")
 	}
 
-	if r.cache, err = benchCache(o, dir, len(jobs)); err != nil {
-		return nil, err
+	for k, c := range cacheRuns {
+		if r.cache[k], err = benchCache(o, dir, len(jobs), c.name, c.label, c.args); err != nil {
+			return nil, err
+		}
 	}
 	if o.cacheOnly {
 		return r, nil
@@ -348,8 +360,18 @@ func benchCorpus(o options, dir string) (*corpusResult, error) {
 	return r, nil
 }
 
-// cacheResult is (h): the cold and the warm runs with --cache, and the
-// space the cache took.
+// cacheRuns are the cache measurements: (h) with the flags of (b), and (i)
+// with those of (g), the embedding flags of the README's recipe.
+var cacheRuns = [...]struct {
+	name, label string
+	args        []string
+}{
+	{"h", "--cache", nil},
+	{"i", "--cache with the flags of (g)", embedRuns[3].args},
+}
+
+// cacheResult is (h) or (i): the cold and the warm runs with --cache, and
+// the space the cache took.
 type cacheResult struct {
 	cold, warm samples
 	disk       int64 // bytes on disk of the cache folder after the warm run (the largest of the repetitions)
@@ -361,27 +383,37 @@ func (r cacheResult) perThousand() float64 {
 	return float64(r.disk) / float64(max(r.files, 1)) * 1000
 }
 
-func (r cacheResult) summary(dir string) {
-	fmt.Printf("  %-20s (h) --cache: warm run %.1fx faster than cold (target >= %.0fx: %s); cache %.2f MiB on disk, %.1f KiB per 1,000 files\n",
-		dir, r.speedup(), targetWarm, verdict(r.speedup() >= targetWarm), mib(r.disk), r.perThousand()/1024)
+func (r cacheResult) summary(dir, name, label string) {
+	fmt.Printf("  %-20s (%s) %s: warm run %.1fx faster than cold (target >= %.0fx: %s); cache %.2f MiB on disk, %.1f KiB per 1,000 files\n",
+		dir, name, label, r.speedup(), targetWarm, verdict(r.speedup() >= targetWarm), mib(r.disk), r.perThousand()/1024)
 }
 
-// benchCache measures (h): `castchunk chunk -j 1 --cache C DIR` with C a
-// new, empty folder (cold), then again (warm), -reps times, each with a new
-// folder; then the space the cache folder takes on disk, as du counts it.
-func benchCache(o options, dir string, files int) (cacheResult, error) {
+// benchCache measures (h) or (i): `castchunk chunk -j 1 --cache C FLAGS
+// DIR` with C a new, empty folder (cold), then again (warm), -reps times,
+// each with a new folder; then the space the cache folder takes on disk,
+// as du counts it. The first warm run's output is compared with the cold
+// one's: a cache must not change it.
+func benchCache(o options, dir string, files int, name, label string, flags []string) (cacheResult, error) {
 	r := cacheResult{files: files}
-	for range o.reps {
+	for rep := range o.reps {
 		c, err := os.MkdirTemp(o.tmp, "cache-")
 		if err != nil {
 			return r, err
 		}
-		cold, err := chunkRun(o, dir, 1, false, nil, "--cache", c)
+		args := append([]string{"--cache", c}, flags...)
+		var sums [2][sha256.Size]byte
+		sum := func(i int) *[sha256.Size]byte {
+			if rep == 0 {
+				return &sums[i]
+			}
+			return nil
+		}
+		cold, err := chunkRunSum(o, dir, 1, false, nil, sum(0), args...)
 		if err != nil {
 			os.RemoveAll(c)
 			return r, err
 		}
-		warm, err := chunkRun(o, dir, 1, false, nil, "--cache", c)
+		warm, err := chunkRunSum(o, dir, 1, false, nil, sum(1), args...)
 		if err != nil {
 			os.RemoveAll(c)
 			return r, err
@@ -391,12 +423,15 @@ func benchCache(o options, dir string, files int) (cacheResult, error) {
 		if err != nil {
 			return r, err
 		}
+		if sums[0] != sums[1] {
+			return r, fmt.Errorf("(%s) the warm run's output differs from the cold run's", name)
+		}
 		r.cold, r.warm, r.disk = append(r.cold, cold), append(r.warm, warm), max(r.disk, disk)
 	}
-	fmt.Printf("  (h) -j 1 --cache: cold %s, warm %s: warm %.1fx faster (target >= %.0fx: %s)\n",
-		r.cold.times(), r.warm.times(), r.speedup(), targetWarm, verdict(r.speedup() >= targetWarm))
-	fmt.Printf("  (h) the cache on disk: %.2f MiB (du) for %d files, %.1f KiB per 1,000 files\n",
-		mib(r.disk), files, r.perThousand()/1024)
+	fmt.Printf("  (%s) -j 1 %s: cold %s, warm %s: warm %.1fx faster (target >= %.0fx: %s)\n",
+		name, label, r.cold.times(), r.warm.times(), r.speedup(), targetWarm, verdict(r.speedup() >= targetWarm))
+	fmt.Printf("  (%s) the cache on disk: %.2f MiB (du) for %d files, %.1f KiB per 1,000 files\n",
+		name, mib(r.disk), files, r.perThousand()/1024)
 	return r, nil
 }
 
@@ -632,6 +667,12 @@ func selfCPU() time.Duration {
 // Generated and vendored files are chunked too: the parse-only run parses
 // every file, and both must measure the same bytes.
 func chunkRun(o options, dir string, jobs int, check bool, want []job, flags ...string) (sample, error) {
+	return chunkRunSum(o, dir, jobs, check, want, nil, flags...)
+}
+
+// chunkRunSum is chunkRun that also writes the SHA-256 of the run's output
+// to sum, unless sum is nil.
+func chunkRunSum(o options, dir string, jobs int, check bool, want []job, sum *[sha256.Size]byte, flags ...string) (sample, error) {
 	out, err := os.CreateTemp(o.tmp, "out-*.jsonl")
 	if err != nil {
 		return sample{}, err
@@ -657,6 +698,11 @@ func chunkRun(o options, dir string, jobs int, check bool, want []job, flags ...
 		rss:   ru.Maxrss << 10, // KiB on Linux
 		floor: floor,
 	}
+	if sum != nil {
+		if *sum, err = fileSum(out); err != nil {
+			return sample{}, err
+		}
+	}
 	if check {
 		if err := checkOutput(out, want); err != nil {
 			return sample{}, fmt.Errorf("%s: %v", strings.Join(cmd.Args, " "), err)
@@ -666,6 +712,20 @@ func chunkRun(o options, dir string, jobs int, check bool, want []job, flags ...
 		}
 	}
 	return s, nil
+}
+
+// fileSum is the SHA-256 of f's content, read from its start.
+func fileSum(f *os.File) ([sha256.Size]byte, error) {
+	var sum [sha256.Size]byte
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return sum, err
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return sum, err
+	}
+	h.Sum(sum[:0])
+	return sum, nil
 }
 
 // benchEnv is the environment of the measured runs: castchunk's cache off.
