@@ -38,7 +38,7 @@ import (
 type Encoding struct {
 	name  string
 	next  func(text []byte, i int) int // the end of the piece that starts at i
-	ranks *table                       // token bytes → rank (= token id)
+	ranks func() *table                // token bytes → rank (= token id), built on first use
 }
 
 // spec is what Load needs to build one encoding.
@@ -63,25 +63,37 @@ func Names() []string {
 	return names
 }
 
-// loaded caches each Encoding: loading one costs tens of milliseconds and
+// loaded caches each Encoding: building its vocabulary costs tens of milliseconds and
 // megabytes, and every Counter of a run shares it.
-var loaded sync.Map // name → func() (*Encoding, error)
+var loaded sync.Map // name → *Encoding, its vocabulary built once
 
-// Load returns the named encoding, building it on first use.
+// Load returns the named encoding. Its vocabulary (tens of milliseconds
+// and megabytes) is built when a text is first counted, so that a run that
+// counts nothing (every file a cache hit) never pays for it.
 func Load(name string) (*Encoding, error) {
 	for _, s := range specs {
 		if s.name == name {
-			once, _ := loaded.LoadOrStore(name, sync.OnceValues(func() (*Encoding, error) { return build(s) }))
-			return once.(func() (*Encoding, error))()
+			e, _ := loaded.LoadOrStore(name, &Encoding{name: s.name, next: s.next, ranks: sync.OnceValue(func() *table { return mustBuild(s) })})
+			return e.(*Encoding), nil
 		}
 	}
 	return nil, fmt.Errorf("unknown tokenizer %q (known: %s)", name, strings.Join(Names(), ", "))
 }
 
+// mustBuild is build for an encoding castchunk embeds, which cannot fail
+// but by a bug (the tests build every encoding).
+func mustBuild(s spec) *table {
+	t, err := build(s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
 // build rebuilds rank ↔ bytes from the module's codec, whose vocabulary is
 // unexported: decoding each rank alone gives its bytes (the default error
 // mode returns them raw, even when they are not valid UTF-8 on their own).
-func build(s spec) (*Encoding, error) {
+func build(s spec) (*table, error) {
 	bmpClassOnce.Do(initClasses)
 	cd := s.codec()
 	toks := make([]string, s.size)
@@ -103,7 +115,7 @@ func build(s spec) (*Encoding, error) {
 		}
 		ranks.put([]byte(tok), uint32(r))
 	}
-	return &Encoding{name: s.name, next: s.next, ranks: ranks}, nil
+	return ranks, nil
 }
 
 // Name returns the encoding's name, as given to Load.
@@ -111,7 +123,7 @@ func (e *Encoding) Name() string { return e.name }
 
 // rank is the rank of the token with these bytes, or noRank.
 func (e *Encoding) rank(b []byte) uint32 {
-	if r, ok := e.ranks.get(b); ok {
+	if r, ok := e.ranks().get(b); ok {
 		return r
 	}
 	return noRank
@@ -187,7 +199,7 @@ var one = []int32{0}
 // entries.
 func (c *Counter) tokens(piece []byte) []int32 {
 	if len(piece) > maxCached {
-		if _, ok := c.e.ranks.get(piece); ok {
+		if _, ok := c.e.ranks().get(piece); ok {
 			return one
 		}
 		c.buf = c.merge(c.buf[:0], piece)
@@ -201,7 +213,7 @@ func (c *Counter) tokens(piece []byte) []int32 {
 		c.starts = c.starts[:singleOffset+2]
 	}
 	off := uint32(singleOffset)
-	if _, ok := c.e.ranks.get(piece); !ok {
+	if _, ok := c.e.ranks().get(piece); !ok {
 		off = uint32(len(c.starts))
 		c.starts = append(c.starts, 0)
 		c.starts = c.merge(c.starts, piece)
