@@ -70,7 +70,7 @@ func linguistFrom(m map[string]string) Attrs {
 func compareAttrsWithGit(t *testing.T, what, dir string) int {
 	t.Helper()
 	t.Chdir(dir)
-	files, _, raw, err := list(nil, Options{}, true)
+	files, _, raw, err := list(nil, Options{}, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,6 +140,14 @@ var gitAttrCases = []attrCase{
 		name:  "literal prefix then double star",
 		files: []string{"a.x", "ab/b.x", "ab/c/d.x", "b.x", "sub/a.x", "sub/ab.x"},
 		attrs: map[string]string{".gitattributes": "a**/*.x linguist-generated\n", "sub/.gitattributes": "/a**.x linguist-vendored\n"},
+	},
+	{
+		// As "many stars" in git_test.go (issue 19), for attributes.
+		name: "many stars",
+		files: []string{strings.Repeat("a", 40), strings.Repeat("a", 39) + "b", strings.Repeat("a", 39) + "c",
+			"d/" + strings.Repeat("a", 30) + "c.x", "d/" + strings.Repeat("ab", 15) + "c", "e/" + strings.Repeat("a/", 8) + "c", "e/" + strings.Repeat("a/", 12) + "d"},
+		attrs: map[string]string{".gitattributes": "*a*a*a*ab linguist-generated\nd/*a*a*a*ac.x linguist-vendored\n" +
+			"e/**/a/**/a/**/a/**/c linguist-documentation\n*b*b*b*ba linguist-language=B\n"},
 	},
 }
 

@@ -248,22 +248,27 @@ func (s *attrScope) lookup(path string, w *walker, display string) []attrVal {
 	if s.all {
 		left = len(vals)
 	}
-	left = s.fillList(s.info, path, name, vals, left)
+	left = s.fillList(s.info, path, name, vals, left, w)
 	for ; n != nil && left > 0; n = n.parent {
-		left = s.fillList(n.list, path, name, vals, left)
+		left = s.fillList(n.list, path, name, vals, left, w)
 	}
-	left = s.fillList(s.global, path, name, vals, left)
-	s.fillList(s.system, path, name, vals, left)
+	left = s.fillList(s.global, path, name, vals, left, w)
+	s.fillList(s.system, path, name, vals, left, w)
 	return vals
 }
 
 // fillList applies the rules of l that match, last first. left counts
 // the attributes still unknown that matter; at 0 nothing else can change.
-func (s *attrScope) fillList(l *attrList, path, name string, vals []attrVal, left int) int {
+// When w (nil in some tests) is told to stop, fillList returns 0: the
+// values are meaningless then, and the walk discards them.
+func (s *attrScope) fillList(l *attrList, path, name string, vals []attrVal, left int, w *walker) int {
 	if l == nil {
 		return left
 	}
 	for i := len(l.rules) - 1; i >= 0 && left > 0; i-- {
+		if w != nil && w.stop() {
+			return 0
+		}
 		r := &l.rules[i]
 		if r.matches(l.base, path, name) {
 			left = s.fillStates(r.states, vals, left)

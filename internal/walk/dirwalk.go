@@ -205,6 +205,9 @@ func (rw *rootWalk) enterDir(f dirFrame, info os.FileInfo, isRoot bool) {
 // walkDir lists one directory, in name order. Whether it holds a .git or
 // a .gitignore is read off its entries, which spares a stat per directory.
 func (rw *rootWalk) walkDir(f dirFrame, isRoot bool) {
+	if rw.stop() {
+		return
+	}
 	entries, err := os.ReadDir(f.os)
 	if err != nil {
 		rw.warn(rw.disp(f.rel), reason(err), Unreadable)
@@ -240,6 +243,9 @@ func (rw *rootWalk) walkDir(f dirFrame, isRoot bool) {
 		f.sc.attrs.noteAbsent(f.sc.attrPath(f.top)) // a symlinked one is not read either
 	}
 	for _, de := range entries {
+		if rw.stop() {
+			return
+		}
 		rw.entry(f, de)
 	}
 	if nested != nil {
@@ -345,6 +351,9 @@ func (rw *rootWalk) trackedPass(sc *scope, prefix, baseRel, baseOS string, baseI
 		return
 	}
 	for _, t := range sc.tracked.names {
+		if rw.stop() {
+			return
+		}
 		r, ok := underPrefix(t, prefix)
 		if !ok || (!rw.opts.Hidden && hasHidden(r)) {
 			continue

@@ -3,6 +3,7 @@ package walk
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -170,6 +171,15 @@ var gitCases = []gitCase{
 		files:   []string{"a.py", "b.py", "rules.txt"},
 		setup:   func(t *testing.T, dir string) { os.Symlink("rules.txt", filepath.Join(dir, ".gitignore")) },
 		ignores: map[string]string{"rules.txt": "*.py\n"},
+	},
+	{
+		// Patterns that make the plain search backtrack past its budget
+		// (issue 19), small enough for git to answer: the memoised
+		// search must give git's answers.
+		name: "many stars",
+		files: []string{strings.Repeat("a", 40), strings.Repeat("a", 39) + "b", strings.Repeat("a", 39) + "c",
+			"d/" + strings.Repeat("a", 30) + "c.x", "d/" + strings.Repeat("ab", 15) + "c", "e/" + strings.Repeat("a/", 8) + "c", "e/" + strings.Repeat("a/", 12) + "d"},
+		ignores: map[string]string{".gitignore": "*a*a*a*ab\nd/*a*a*a*ac.x\ne/**/a/**/a/**/a/**/c\n*b*b*b*ba\n"},
 	},
 }
 

@@ -15,10 +15,11 @@
 // `git ls-files --cached --others --exclude-standard` lists (then filtered
 // as below): .gitignore files at every level, .git/info/exclude and the
 // global excludes file (core.excludesFile, or $XDG_CONFIG_HOME/git/ignore)
-// are applied with git's own matcher (a port of wildmatch.c) and git's
-// precedence; a directory that is ignored is not entered, so nothing inside
-// it can be re-included; files git tracks (the index) are listed even when
-// a pattern matches them; a nested repository (a subdirectory with its own
+// are applied with git's own matcher (a port of wildmatch.c, memoised so
+// that no pattern makes it backtrack for exponential time, as git's
+// does) and git's precedence; a directory that is ignored is not entered,
+// so nothing inside it can be re-included; files git tracks (the index)
+// are listed even when a pattern matches them; a nested repository (a subdirectory with its own
 // .git) is not entered. Unlike git, a directory named as a root argument
 // is walked even when it lies inside an ignored directory (naming it is
 // asking for it, as with ripgrep); the rules still apply below it.
@@ -151,6 +152,7 @@
 package walk
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -215,15 +217,60 @@ type Warning struct {
 // returns the files sorted by Path (byte order, one per Path) and the
 // warnings sorted by Path then Reason. The error is only for bad options (an
 // invalid glob); problems with paths are warnings.
+//
+// List cannot be interrupted: it returns when the walk is done. A caller
+// that must stop on a signal calls ListContext.
 func List(roots []string, opts Options) ([]File, []Warning, error) {
-	files, warns, _, err := list(roots, opts, false)
+	files, warns, _, err := list(roots, opts, false, nil)
 	return files, warns, err
 }
 
+// ListContext is List, given up when ctx is done: it then returns at once
+// with ctx's error and no files or warnings, wherever the walk is (a
+// directory with a million entries, a large index being read, a pattern
+// the matcher needs long for). The walk itself goes on in the background
+// only until its next check (before each root argument, directory,
+// directory entry, index entry and attribute rule: reading an index, or
+// one file's ignore rules, goes on to its end), then ends; it writes
+// nothing, so nothing is left half done. When the walk finishes first,
+// the result is List's.
+//
+// A command whose context a signal cancels (signal.NotifyContext) calls
+// it in place of List, and on an error first tests ctx.Err(): one SIGINT
+// or SIGTERM then stops the run while it lists files.
+func ListContext(ctx context.Context, roots []string, opts Options) ([]File, []Warning, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	type result struct {
+		files []File
+		warns []Warning
+		err   error
+	}
+	done := make(chan result, 1) // buffered: an abandoned walk can still end
+	go func() {
+		files, warns, _, err := list(roots, opts, false, ctx.Done())
+		done <- result{files, warns, err}
+	}()
+	select {
+	case r := <-done:
+		if errors.Is(r.err, errStopped) {
+			return nil, nil, ctx.Err()
+		}
+		return r.files, r.warns, r.err
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+}
+
+// errStopped is list's error when its caller gave up (done was closed).
+var errStopped = errors.New("walk stopped")
+
 // list is List. With allAttrs (for the tests) it also returns every
 // attribute of every file listed, by display path, as
-// `git check-attr -a` prints them.
-func list(roots []string, opts Options, allAttrs bool) ([]File, []Warning, map[string]map[string]string, error) {
+// `git check-attr -a` prints them. When done is closed the walk winds
+// down and list returns errStopped.
+func list(roots []string, opts Options, allAttrs bool, done <-chan struct{}) ([]File, []Warning, map[string]map[string]string, error) {
 	include, err := newGlobSet("--include", opts.Include)
 	if err != nil {
 		return nil, nil, nil, err
@@ -235,12 +282,18 @@ func list(roots []string, opts Options, allAttrs bool) ([]File, []Warning, map[s
 	if len(roots) == 0 {
 		roots = []string{"."}
 	}
-	w := &walker{opts: opts, scopes: map[string]*scope{}, include: include, exclude: exclude, allAttrs: allAttrs}
+	w := &walker{opts: opts, scopes: map[string]*scope{}, include: include, exclude: exclude, allAttrs: allAttrs, done: done}
 	for _, r := range roots {
+		if w.stop() {
+			break
+		}
 		if r == "" {
 			r = "."
 		}
 		w.root(r)
+	}
+	if w.stop() {
+		return nil, nil, nil, errStopped
 	}
 	if !w.rootFailed {
 		// With a root missing, "matches nothing" would say nothing useful.
@@ -267,6 +320,22 @@ type walker struct {
 	cwdRead          bool
 	allAttrs         bool // record every attribute of every file (tests)
 	rawAttrs         map[string]map[string]string
+
+	done    <-chan struct{} // closed when the caller gives up (ListContext); nil: never
+	stopped bool            // done was found closed
+}
+
+// stop reports whether the caller gave up on the walk, which then winds
+// down: the walk's loops check it before each step and return.
+func (w *walker) stop() bool {
+	if !w.stopped && w.done != nil {
+		select {
+		case <-w.done:
+			w.stopped = true
+		default:
+		}
+	}
+	return w.stopped
 }
 
 func (w *walker) warn(p, reason string, kind WarnKind) {

@@ -2,10 +2,30 @@ package walk
 
 import "strings"
 
-// This file is a line-by-line port of git's wildmatch.c (the matcher behind
-// .gitignore). It is ported rather than approximated because the project's
-// promise is "ignores exactly what git ignores", and the corner cases of
-// `**`, character classes and escapes are only defined by that code.
+// This file is a port of git's wildmatch.c (the matcher behind .gitignore
+// and .gitattributes). It is ported rather than approximated because the
+// project's promise is "ignores exactly what git ignores", and the corner
+// cases of `**`, character classes and escapes are only defined by that
+// code.
+//
+// git's dowild backtracks: after a star it tries the rest of the pattern at
+// every position the star may stop at, and its two abort results cut that
+// search short only when the text runs out or a '/' stops a single star.
+// When the literal after a star is simply not found (`*a*a*a*a*ab` against
+// a name of a's ending in some other letter) nothing cuts it, and the
+// search is exponential in the number of stars: git itself takes 5 s for
+// five stars against a 121-character name, a minute for six. castchunk
+// reads .gitignore and .gitattributes files it did not write, so the port
+// is memoised: dowild's result depends only on where it starts in the
+// pattern and in the text (the C pointers), and so does the loop after a
+// star, so each (pattern, text) position is worked out once. The result is
+// the same function, computed in O(stars × text) steps instead of
+// O(text^stars).
+//
+// The memo is only built when it pays: wildmatch first runs the plain
+// search with a budget of steps linear in the text, which every ordinary
+// pattern fits without allocating, and starts again memoised when it runs
+// out.
 
 // Results of dowild, as in wildmatch.c. The two abort values let a caller
 // higher up the recursion stop trying further positions early.
@@ -20,7 +40,92 @@ const (
 // set (git's WM_PATHNAME), '*' and '?' do not match '/', and "**" matches
 // across directories only as a whole path component.
 func wildmatch(pattern, text string, pathname bool) bool {
-	return dowild(pattern, text, pathname) == wmMatch
+	m := wildMatcher{p: pattern, t: text, pathname: pathname}
+	return m.match() == wmMatch
+}
+
+// wildMatcher is one wildmatch call: the pattern and the text, whose
+// indices play the C pointers, and the search's bookkeeping.
+type wildMatcher struct {
+	p, t     string
+	pathname bool
+
+	// steps counts the search's work: dowild calls and the text positions
+	// the loop after a star looks at. The search stops (over) when steps
+	// reach stopAt (0: never): the plain search's budget, or limit, which
+	// caps a whole match (tests only; 0: no cap).
+	steps, stopAt, limit int
+	over                 bool
+
+	// memo holds dowild's results and loops the results of the loop after
+	// the star that ends at a pattern index (starLoop), each by pattern
+	// index then text index, stored plus one (0: not known yet). nil in
+	// the plain search; a row is made for a pattern index when first
+	// needed, so a long pattern costs only the positions the search
+	// reaches.
+	memo, loops map[int][]int8
+}
+
+// plainBudget is how many steps the plain search may take before match
+// starts again memoised. A search that does not backtrack takes about two
+// steps per text position (a star's loop looks at each once, and each
+// star that is tried consumes text; a chain of "**/" aside, which the
+// memo handles as well), so only a pattern that makes the search
+// backtrack in earnest runs out and pays for the memo. (A variable: the
+// tests make every search memoised.)
+var plainBudget = func(text string) int { return 256 + 8*len(text) }
+
+// match is wildmatch: the plain search and, if it ran out of its budget,
+// the memoised one. It returns dowild's result (wmAbortAll, meaningless,
+// when limit stopped it).
+func (m *wildMatcher) match() int {
+	m.stopAt = plainBudget(m.t)
+	if m.limit > 0 && (m.stopAt <= 0 || m.limit < m.stopAt) {
+		m.stopAt = m.limit
+	}
+	r := m.dowild(0, 0)
+	if !m.over || (m.limit > 0 && m.steps >= m.limit) {
+		return r
+	}
+	m.over, m.stopAt = false, m.limit
+	m.memo, m.loops = map[int][]int8{}, map[int][]int8{}
+	return m.dowild(0, 0)
+}
+
+// step counts n steps and reports whether the search must stop.
+func (m *wildMatcher) step(n int) bool {
+	m.steps += n
+	if m.stopAt > 0 && m.steps >= m.stopAt {
+		m.over = true
+	}
+	return m.over
+}
+
+// recall returns a remembered result, or -1.
+func recall(rows map[int][]int8, pi, ti int) int {
+	if rows == nil { // the plain search
+		return -1
+	}
+	row := rows[pi]
+	if row == nil {
+		return -1
+	}
+	return int(row[ti]) - 1
+}
+
+// remember stores r for the text positions from to through (inclusive).
+func (m *wildMatcher) remember(rows map[int][]int8, pi, from, through, r int) {
+	if rows == nil || m.over || from > through {
+		return
+	}
+	row := rows[pi]
+	if row == nil {
+		row = make([]int8, len(m.t)+1)
+		rows[pi] = row
+	}
+	for ti := from; ti <= through; ti++ {
+		row[ti] = int8(r + 1)
+	}
 }
 
 // at returns s[i], or 0 past the end: C strings end in NUL, and the port
@@ -36,10 +141,28 @@ func isGlobSpecial(c byte) bool {
 	return c == '*' || c == '?' || c == '[' || c == '\\'
 }
 
-// dowild is wildmatch.c's dowild. Indices pi and ti play the C pointers.
-func dowild(p, t string, pathname bool) int {
-	ti := 0
-	for pi := 0; pi < len(p); pi, ti = pi+1, ti+1 {
+// dowild is wildmatch.c's dowild for the pattern from p[pi] and the text
+// from t[ti]. Its result depends on nothing else: the one place where the
+// C code looks before its own start ("is the '**' at the start of the
+// pattern?") agrees with looking before it in the whole pattern, as a
+// dowild call starts at a '*' only at the very start or just after the
+// '/' of a "**/".
+func (m *wildMatcher) dowild(pi, ti int) int {
+	if m.step(1) {
+		return wmAbortAll
+	}
+	if r := recall(m.memo, pi, ti); r >= 0 {
+		return r
+	}
+	r := m.dowildAt(pi, ti)
+	m.remember(m.memo, pi, ti, ti, r)
+	return r
+}
+
+// dowildAt is dowild's body. Indices pi and ti play the C pointers.
+func (m *wildMatcher) dowildAt(pi, ti int) int {
+	p, t := m.p, m.t
+	for ; pi < len(p); pi, ti = pi+1, ti+1 {
 		pch := p[pi]
 		tch := at(t, ti)
 		if tch == 0 && pch != '*' {
@@ -57,17 +180,17 @@ func dowild(p, t string, pathname bool) int {
 				return wmNoMatch
 			}
 		case '?':
-			if pathname && tch == '/' {
+			if m.pathname && tch == '/' {
 				return wmNoMatch
 			}
 		case '*':
-			np, nt, res, done := star(p, t, pi, ti, pathname)
+			np, nt, res, done := m.star(pi, ti)
 			if done {
 				return res
 			}
 			pi, ti = np, nt
 		case '[':
-			np, res, ok := class(p, pi, tch, pathname)
+			np, res, ok := class(p, pi, tch, m.pathname)
 			if !ok {
 				return res
 			}
@@ -83,7 +206,8 @@ func dowild(p, t string, pathname bool) int {
 // star handles a '*' or '**' at p[pi]. It either decides the whole match
 // (done) or, for "*/" under pathname, returns the positions of the slash in
 // pattern and text so the main loop consumes it.
-func star(p, t string, pi, ti int, pathname bool) (int, int, int, bool) {
+func (m *wildMatcher) star(pi, ti int) (int, int, int, bool) {
+	p, t := m.p, m.t
 	var matchSlash bool
 	pi++
 	if at(p, pi) == '*' {
@@ -91,13 +215,15 @@ func star(p, t string, pi, ti int, pathname bool) (int, int, int, bool) {
 		for pi++; at(p, pi) == '*'; pi++ {
 		}
 		c := at(p, pi)
-		if !pathname {
+		if !m.pathname {
 			matchSlash = true
 		} else if (prev < 0 || p[prev] == '/') &&
 			(c == 0 || c == '/' || (c == '\\' && at(p, pi+1) == '/')) {
 			// "**/" as a whole component: first try matching nothing.
-			if c == '/' && dowild(p[pi+1:], t[ti:], pathname) == wmMatch {
-				return 0, 0, wmMatch, true
+			if c == '/' {
+				if r := m.dowild(pi+1, ti); r == wmMatch || m.over {
+					return 0, 0, r, true
+				}
 			}
 			matchSlash = true
 		} else {
@@ -105,7 +231,7 @@ func star(p, t string, pi, ti int, pathname bool) (int, int, int, bool) {
 		}
 	} else {
 		// Without pathname, '*' == '**'.
-		matchSlash = !pathname
+		matchSlash = !m.pathname
 	}
 	if pi >= len(p) {
 		// Trailing "**" matches everything; trailing "*" only when no
@@ -123,17 +249,41 @@ func star(p, t string, pi, ti int, pathname bool) (int, int, int, bool) {
 		}
 		return pi, ti + slash, 0, false
 	}
-	return 0, 0, starLoop(p[pi:], t, ti, matchSlash, pathname), true
+	return 0, 0, m.starLoop(pi, ti, matchSlash), true
 }
 
-// starLoop tries the rest of the pattern at every text position the star
-// may stop at.
-func starLoop(p, t string, ti int, matchSlash, pathname bool) int {
+// starLoop tries the rest of the pattern, from p[pi] (not a '*'), at every
+// text position from t[ti] the star before it may stop at. matchSlash is
+// decided by that star, so the result depends on pi and ti alone; and
+// every position the loop looks at on its way (the one it starts at, those
+// it skips looking for a literal, those where the rest did not match)
+// would have led to the same result, the end of the text excepted (where
+// the loop is not entered at all), so memoised they all get it.
+func (m *wildMatcher) starLoop(pi, ti int, matchSlash bool) int {
+	from := ti
+	r, last := m.starScan(pi, ti, matchSlash)
+	if at(m.t, last) == 0 { // the end, or a NUL, which ends a C string
+		last--
+	}
+	m.remember(m.loops, pi, from, last, r)
+	return r
+}
+
+// starScan is starLoop's loop. It also returns the last text position it
+// looked at.
+func (m *wildMatcher) starScan(pi, ti int, matchSlash bool) (int, int) {
+	p, t := m.p, m.t
 	tch := at(t, ti)
 	for tch != 0 {
-		if !isGlobSpecial(p[0]) {
+		if m.step(1) {
+			return wmAbortAll, ti
+		}
+		if r := recall(m.loops, pi, ti); r >= 0 {
+			return r, ti
+		}
+		if !isGlobSpecial(p[pi]) {
 			// Skip ahead to the next occurrence of the literal.
-			lit := p[0]
+			lit, from := p[pi], ti
 			for {
 				tch = at(t, ti)
 				if tch == 0 || (!matchSlash && tch == '/') || tch == lit {
@@ -141,22 +291,28 @@ func starLoop(p, t string, ti int, matchSlash, pathname bool) int {
 				}
 				ti++
 			}
+			if m.step(ti - from) {
+				return wmAbortAll, ti
+			}
 			if tch != lit {
-				return wmNoMatch
+				return wmNoMatch, ti
 			}
 		}
-		m := dowild(p, t[ti:], pathname)
-		if m != wmNoMatch {
-			if !matchSlash || m != wmAbortToStarStar {
-				return m
+		r := m.dowild(pi, ti)
+		if m.over {
+			return wmAbortAll, ti
+		}
+		if r != wmNoMatch {
+			if !matchSlash || r != wmAbortToStarStar {
+				return r, ti
 			}
 		} else if !matchSlash && tch == '/' {
-			return wmAbortToStarStar
+			return wmAbortToStarStar, ti
 		}
 		ti++
 		tch = at(t, ti)
 	}
-	return wmAbortAll
+	return wmAbortAll, ti
 }
 
 // class matches the bracket expression starting at p[pi] ('[') against tch.

@@ -1,6 +1,11 @@
 package walk
 
-import "testing"
+import (
+	"math/rand"
+	"os"
+	"strings"
+	"testing"
+)
 
 // wildmatchCases is git's t/t3070-wildmatch.sh table: the "glob" column is
 // wildmatch with WM_PATHNAME, the "pathmatch" column without it.
@@ -246,4 +251,165 @@ func TestTrimTrailingSpaces(t *testing.T) {
 			t.Errorf("trimTrailingSpaces(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// memoisedWildmatch runs the memoised search from the start, as wildmatch
+// does once the plain one has run out of steps.
+func memoisedWildmatch(pattern, text string, pathname bool) bool {
+	m := wildMatcher{p: pattern, t: text, pathname: pathname}
+	m.memo, m.loops = map[int][]int8{}, map[int][]int8{}
+	return m.dowild(0, 0) == wmMatch
+}
+
+// TestWildmatchMemoised checks the memoised search against git's table.
+func TestWildmatchMemoised(t *testing.T) {
+	for _, c := range wildmatchCases {
+		if got := memoisedWildmatch(c.pattern, c.text, true); got != c.glob {
+			t.Errorf("memoised wildmatch(%q, %q, pathname) = %v, want %v", c.pattern, c.text, got, c.glob)
+		}
+		if got := memoisedWildmatch(c.pattern, c.text, false); got != c.pathmatch {
+			t.Errorf("memoised wildmatch(%q, %q) = %v, want %v", c.pattern, c.text, got, c.pathmatch)
+		}
+	}
+}
+
+// TestWildmatchHostile: patterns that make git's search (and the plain
+// port's) exponential in the number of stars, such as
+// "*a*a*a*a*a*a*a*a*a*a*a*ab" against a name of a's that does not end in
+// "ab", are answered within a number of steps linear in the pattern times
+// the text. The plain port is run alongside with a cap, to show the
+// blow-up (its steps are logged), and must agree where it finishes.
+func TestWildmatchHostile(t *testing.T) {
+	a := strings.Repeat
+	type hostile struct {
+		pattern, text string
+		pathname      bool
+	}
+	var cases []hostile
+	for _, k := range []int{3, 8, 12, 30} {
+		stars := a("*a", k) + "b"
+		for _, text := range []string{a("a", 121), a("a", 120) + "c", a("a", 117) + ".txt", a("a", 60) + "b" + a("a", 60)} {
+			cases = append(cases, hostile{stars, text, false}, hostile{stars, text, true}, hostile{"d/" + stars, "d/" + text, true})
+		}
+		cases = append(cases,
+			hostile{a("**/a", k) + "/b", a("a/", 60) + "c", true},
+			hostile{a("a**", k) + "b", a("a", 120) + "c", true},
+			hostile{a("*a?", k) + "b", a("a", 120) + "c", false},
+			hostile{a("*[a]", k) + "b", a("a", 120) + "c", false},
+			hostile{a("**a", k) + "b", a("a/", 60) + "c", false},
+		)
+	}
+	const refLimit = 1_000_000
+	blowups := 0
+	for _, c := range cases {
+		// dowild calls and loop positions: a few per (pattern, text)
+		// position, after the plain search's budget.
+		bound := plainBudget(c.text) + 8*(len(c.pattern)+1)*(len(c.text)+1)
+		m := wildMatcher{p: c.pattern, t: c.text, pathname: c.pathname, limit: bound}
+		got := m.match()
+		if m.over {
+			t.Errorf("wildmatch(%q, %q, pathname %v) needed more than %d steps", c.pattern, c.text, c.pathname, bound)
+			continue
+		}
+		ref := refSearch{limit: refLimit}
+		want := ref.wildmatch(c.pattern, c.text, c.pathname)
+		if ref.over {
+			blowups++
+			t.Logf("%d steps, the plain port more than %d: wildmatch(%.20q…, %.20q…, pathname %v)", m.steps, refLimit, c.pattern, c.text, c.pathname)
+			continue
+		}
+		if (got == wmMatch) != want {
+			t.Errorf("wildmatch(%q, %q, pathname %v) = %v, the plain port says %v", c.pattern, c.text, c.pathname, got == wmMatch, want)
+		}
+	}
+	if blowups == 0 {
+		t.Error("no case made the plain port blow up: the test tests nothing")
+	}
+}
+
+// randomGlob is a pattern or text over a small alphabet that is rich in
+// the characters wildmatch treats specially.
+func randomGlob(rng *rand.Rand, max int, alphabet []string) string {
+	var b strings.Builder
+	for n := rng.Intn(max + 1); n > 0; n-- {
+		b.WriteString(alphabet[rng.Intn(len(alphabet))])
+	}
+	return b.String()
+}
+
+var (
+	globPieces = []string{"a", "a", "b", "/", "*", "*", "*", "**", "?", "[", "]", "!", "^", "-", `\`, "[:alpha:]", "[a-b]", "[!a]", "**/", "/**"}
+	textPieces = []string{"a", "a", "a", "b", "/", "/", "[", "]", "-", `\`, "*", "?"}
+)
+
+// TestWildmatchAgainstPlain compares wildmatch, and the memoised search
+// alone, with the plain port on random patterns and texts. The seed is
+// fixed so a failure reproduces.
+func TestWildmatchAgainstPlain(t *testing.T) {
+	rng := rand.New(rand.NewSource(19))
+	n := 200_000
+	if testing.Short() {
+		n = 20_000
+	}
+	failures := 0
+	for i := 0; i < n && failures < 10; i++ {
+		p := randomGlob(rng, 10, globPieces)
+		text := randomGlob(rng, 16, textPieces)
+		pathname := rng.Intn(2) == 0
+		if !agreeWithPlain(t, p, text, pathname) {
+			failures++
+		}
+	}
+}
+
+// agreeWithPlain reports whether wildmatch and the memoised search agree
+// with the plain port (when that finishes in a million steps).
+func agreeWithPlain(t *testing.T, p, text string, pathname bool) bool {
+	t.Helper()
+	ref := refSearch{limit: 1_000_000}
+	want := ref.wildmatch(p, text, pathname)
+	if ref.over {
+		return true
+	}
+	got, memo := wildmatch(p, text, pathname), memoisedWildmatch(p, text, pathname)
+	if got != want || memo != want {
+		t.Errorf("wildmatch(%q, %q, pathname %v) = %v, memoised %v, the plain port %v", p, text, pathname, got, memo, want)
+		return false
+	}
+	return true
+}
+
+// FuzzWildmatch compares wildmatch and the memoised search with the plain
+// port.
+func FuzzWildmatch(f *testing.F) {
+	for _, c := range wildmatchCases {
+		f.Add(c.pattern, c.text, true)
+	}
+	f.Add(strings.Repeat("*a", 5)+"b", strings.Repeat("a", 40)+"c", false)
+	f.Fuzz(func(t *testing.T, p, text string, pathname bool) {
+		if len(p) > 64 || len(text) > 64 {
+			return
+		}
+		agreeWithPlain(t, p, text, pathname)
+	})
+}
+
+// TestMemoisedAgainstGit runs the git-differential tests of ignore rules
+// and attributes with every search memoised from the start (the random
+// ones with 12 seeds unless WALK_RANDOM_N says otherwise).
+func TestMemoisedAgainstGit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the git-differential tests run once, with the usual search")
+	}
+	if os.Getenv("WALK_RANDOM_N") == "" {
+		t.Setenv("WALK_RANDOM_N", "12")
+	}
+	saved := plainBudget
+	plainBudget = func(string) int { return 1 }
+	defer func() { plainBudget = saved }()
+	t.Run("TestWildmatch", TestWildmatch)
+	t.Run("TestMatchesGit", TestMatchesGit)
+	t.Run("TestRandomAgainstGit", TestRandomAgainstGit)
+	t.Run("TestAttrsMatchGit", TestAttrsMatchGit)
+	t.Run("TestRandomAttrsAgainstGit", TestRandomAttrsAgainstGit)
 }
