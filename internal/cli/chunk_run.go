@@ -43,7 +43,7 @@ type chunkRun struct {
 func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 	r := &chunkRun{cfg: cfg, s: s}
 	r.summary.Budget = cfg.pipeline.Setup.Budget
-	jobs, err := r.list()
+	jobs, err := r.list(ctx)
 	if err != nil {
 		return err
 	}
@@ -108,7 +108,7 @@ func (r *chunkRun) finish() error {
 
 // list walks the roots and returns the jobs of this shard, warning about
 // what the walk could not take.
-func (r *chunkRun) list() ([]pipeline.Job, error) {
+func (r *chunkRun) list(ctx context.Context) ([]pipeline.Job, error) {
 	cfg := r.cfg
 	if cfg.stdin != nil {
 		return cfg.shard.filter([]pipeline.Job{*cfg.stdin}), nil
@@ -116,7 +116,10 @@ func (r *chunkRun) list() ([]pipeline.Job, error) {
 	if len(cfg.roots) == 0 { // an empty --files-from list chunks nothing
 		return nil, nil
 	}
-	files, warnings, err := walk.List(cfg.roots, cfg.walk)
+	files, warnings, err := walk.ListContext(ctx, cfg.roots, cfg.walk)
+	if ctx.Err() != nil {
+		return nil, ctx.Err() // one signal stops the run, wherever the walk is
+	}
 	if err != nil {
 		return nil, usageError("%v", err)
 	}

@@ -18,7 +18,7 @@ func TestSameFatesAsChunk(t *testing.T) {
 	dir := t.TempDir()
 	want := plantest.WriteMixed(t, dir)
 	pl := newPlanner(&Options{Path: dir, Jobs: 1}, nil, nil, "")
-	if err := pl.folder(); err != nil {
+	if err := pl.folder(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	cfg := pipeline.Config{Jobs: 1, Setup: chunk.Setup{Method: method.Default(), Budget: 2000}, Plan: pl.policy()}

@@ -136,7 +136,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 			return nil, &UsageError{errNoRepo}
 		}
 		pl = newPlanner(&opt, nil, nil, "")
-		if err := pl.folder(); err != nil {
+		if err := pl.folder(ctx); err != nil {
 			return nil, err
 		}
 	}
@@ -197,8 +197,8 @@ func withBaselines(cs []Config, b Baseline) []Config {
 // folder makes the base tree of a plain folder: its files as castchunk
 // chunk lists them (git's ignore rules, hidden files left out), each as its
 // name and attributes decide (package plan).
-func (pl *planner) folder() error {
-	files, _, err := walk.List([]string{pl.opt.Path}, walk.Options{})
+func (pl *planner) folder(ctx context.Context) error {
+	files, _, err := walk.ListContext(ctx, []string{pl.opt.Path}, walk.Options{})
 	if err != nil {
 		return err
 	}
