@@ -3,6 +3,7 @@ package enrich
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/castchunk/castchunk/internal/chunk"
@@ -20,7 +21,10 @@ import (
 //     the options ask for;
 //   - definitions of the kinds package outline names, on lines the records
 //     allow: a scope's in order and not after the chunk's last line, a
-//     chunk's defines in order and within its lines;
+//     chunk's defines in order and within its lines; a scope bounded as
+//     outline bounds it: at most MaxScope definitions, or their ScopeOuter
+//     outermost and ScopeInner innermost with an Elided entry between that
+//     counts at least one left out;
 //   - headers that start with the path's line, then at most the scope's
 //     line; with Context, exactly the header of the chunk's scope; and
 //     header and content within the size budget together;
@@ -49,10 +53,10 @@ func (o Options) Check(path string, src []byte, spans []chunk.Span, extras []rec
 		}
 		if o.Context {
 			lo, hi := first.line(src, s.Start), last.line(src, s.End-1)
-			if err := checkDefs(x.Scope, 1, hi); err != nil {
+			if err := checkScope(x.Scope, hi); err != nil {
 				return fmt.Errorf("chunk %d (lines %d-%d): scope: %v", i, lo, hi, err)
 			}
-			if err := checkDefs(x.Defines, lo, hi); err != nil {
+			if err := checkDefs(x.Defines, lo, hi, -1); err != nil {
 				return fmt.Errorf("chunk %d (lines %d-%d): defines: %v", i, lo, hi, err)
 			}
 		}
@@ -110,12 +114,30 @@ func (o Options) checkTokens(x *record.Extra, s chunk.Span) error {
 	return nil
 }
 
+// checkScope checks a chunk's scope: definitions of known kinds, in order
+// of line, not after the chunk's last line hi, bounded as outline bounds
+// them (outline.MaxScope, outline.Elided).
+func checkScope(scope []record.Def, hi int) error {
+	switch n := len(scope); {
+	case n > outline.MaxScope+1:
+		return fmt.Errorf("%d entries, over the bound of %d", n, outline.MaxScope+1)
+	case n == outline.MaxScope+1:
+		d := scope[outline.ScopeOuter]
+		if k, err := strconv.Atoi(d.Name); d.Kind != outline.Elided || err != nil || k < 1 || strconv.Itoa(k) != d.Name {
+			return fmt.Errorf("%d entries, and entry %d is not an %s count: %s %q", n, outline.ScopeOuter, outline.Elided, d.Kind, d.Name)
+		}
+		return checkDefs(scope, 1, hi, outline.ScopeOuter)
+	}
+	return checkDefs(scope, 1, hi, -1)
+}
+
 // checkDefs checks that definitions are of known kinds, in order of line,
-// on lines lo to hi.
-func checkDefs(defs []record.Def, lo, hi int) error {
+// on lines lo to hi; the one at elided (-1: none) is an outline.Elided
+// entry.
+func checkDefs(defs []record.Def, lo, hi, elided int) error {
 	prev := lo
-	for _, d := range defs {
-		if !outline.IsKind(d.Kind) {
+	for i, d := range defs {
+		if i != elided && !outline.IsKind(d.Kind) {
 			return fmt.Errorf("unknown kind %q", d.Kind)
 		}
 		if d.Line < prev || d.Line > hi {

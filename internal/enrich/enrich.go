@@ -103,6 +103,7 @@ type Worker struct {
 	path   string
 	src    []byte
 	defs   []outline.Def
+	index  *outline.Index // of defs
 	starts []int32
 
 	scope, defines []outline.Def // scratch
@@ -133,13 +134,16 @@ func (w *Worker) Close() {
 // the file's token starts when tokens are bounded. The input is valid
 // until the next Begin.
 func (w *Worker) Begin(path string, l *lang.Language, src []byte, tree *sitter.Tree, b chunk.Budget) (chunk.Input, error) {
-	w.path, w.src, w.defs = path, src, nil
+	w.path, w.src, w.defs, w.index = path, src, nil, nil
 	if w.opt.NeedsDefs() && l != nil && tree != nil {
 		defs, err := w.finder.Find(l, src, tree)
 		if err != nil {
 			return chunk.Input{}, err
 		}
 		w.defs = defs
+	}
+	if w.opt.NeedsDefs() {
+		w.index = outline.NewIndex(w.defs)
 	}
 	in := chunk.Input{Src: src, Tree: tree, Budget: b}
 	if w.opt.MaxTokens > 0 {
@@ -166,7 +170,8 @@ const minTokens = 4
 
 // longestHeader returns the largest size and token count of any header a
 // chunk of the file can get: the path with the chain of definitions that
-// ends at each definition, or with no scope at all.
+// ends at each definition, bounded as a record's scope is
+// (outline.MaxScope), or with no scope at all.
 func (w *Worker) longestHeader() (size, toks int) {
 	measure := func(h string) {
 		size = max(size, chunk.Size([]byte(h)))
@@ -175,13 +180,9 @@ func (w *Worker) longestHeader() (size, toks int) {
 		}
 	}
 	measure(Header(w.path, nil))
-	var chain []outline.Def
-	for _, d := range w.defs { // sorted by Start, outer before inner
-		for len(chain) > 0 && chain[len(chain)-1].End <= d.Start {
-			chain = chain[:len(chain)-1]
-		}
-		chain = append(chain, d)
-		measure(Header(w.path, chain))
+	for i := range w.defs {
+		w.scope = w.index.Chain(w.scope[:0], i)
+		measure(Header(w.path, w.scope))
 	}
 	return size, toks
 }
@@ -228,11 +229,13 @@ func (w *Worker) over(spans []chunk.Span, chunks []record.Extra, b chunk.Budget)
 // records' optional fields.
 func (w *Worker) describe(spans []chunk.Span) []record.Extra {
 	out := make([]record.Extra, len(spans))
-	sweep := outline.NewSweep(w.defs)
 	for i, s := range spans {
 		c := &out[i]
-		scope := sweep.Scope(w.scope[:0], w.src, s.Start, s.End)
-		w.scope = scope
+		var scope []outline.Def
+		if w.index != nil {
+			scope = w.index.Scope(w.scope[:0], w.src, s.Start, s.End)
+			w.scope = scope
+		}
 		if w.opt.Context {
 			c.Scope = recordDefs(scope)
 			w.defines = outline.Defines(w.defines[:0], w.defs, s.Start, s.End)
@@ -263,7 +266,12 @@ func (w *Worker) header(start, end int) string {
 	if !w.opt.Text {
 		return ""
 	}
-	return Header(w.path, outline.Scope(nil, w.defs, w.src, start, end))
+	var scope []outline.Def
+	if w.index != nil {
+		scope = w.index.Scope(w.scope[:0], w.src, start, end)
+		w.scope = scope
+	}
+	return Header(w.path, scope)
 }
 
 // count returns the tokens of header followed by src[start:end].

@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -205,11 +207,12 @@ func diffLines(want, got string) string {
 	return sb.String()
 }
 
-// TestCorpusProperties checks Find, Scope, Defines and Sweep on every corpus
+// TestCorpusProperties checks Find, Scope, Defines and Index on every corpus
 // file, with chunks made as fixed windows of 7 lines (and 1 and 3): the
 // definitions are sorted and distinct with non-empty names; each scope
 // entry starts before the chunk's anchor and ends after it, outermost
-// first; Sweep agrees with Scope; each defines entry starts in the chunk.
+// first; Index.Scope is Scope bounded; each defines entry starts in the
+// chunk.
 func TestCorpusProperties(t *testing.T) {
 	p, f := parse.New(0), NewFinder()
 	defer p.Close()
@@ -244,8 +247,8 @@ func checkDefs(t *testing.T, path string, defs []Def) {
 }
 
 func checkWindows(t *testing.T, path string, src []byte, defs []Def, windows [][2]int) {
-	sw := NewSweep(defs)
-	var scope, swept, defines []Def
+	x := NewIndex(defs)
+	var scope, indexed, defines []Def
 	for _, w := range windows {
 		start, end := w[0], w[1]
 		anchor := Anchor(src, start, end)
@@ -261,9 +264,9 @@ func checkWindows(t *testing.T, path string, src []byte, defs []Def, windows [][
 		if n := countEnclosing(defs, anchor); n != len(scope) {
 			t.Errorf("%s [%d,%d): scope has %d defs, %d enclose the anchor", path, start, end, len(scope), n)
 		}
-		swept = sw.Scope(swept[:0], src, start, end)
-		if fmt.Sprint(swept) != fmt.Sprint(scope) {
-			t.Errorf("%s [%d,%d): Sweep %v, Scope %v", path, start, end, swept, scope)
+		indexed = x.Scope(indexed[:0], src, start, end)
+		if want := bounded(scope); fmt.Sprint(indexed) != fmt.Sprint(want) {
+			t.Errorf("%s [%d,%d): Index.Scope %v, bounded Scope %v", path, start, end, indexed, want)
 		}
 		defines = Defines(defines[:0], defs, start, end)
 		for _, d := range defines {
@@ -272,6 +275,19 @@ func checkWindows(t *testing.T, path string, src []byte, defs []Def, windows [][
 			}
 		}
 	}
+}
+
+// bounded is the bound on a scope as the package documents it: a chain of
+// more than MaxScope keeps its ScopeOuter outermost and ScopeInner
+// innermost, the number left out in an Elided entry between them.
+func bounded(chain []Def) []Def {
+	if len(chain) <= MaxScope {
+		return chain
+	}
+	out := slices.Clone(chain[:ScopeOuter])
+	out = append(out, Def{Kind: Elided, Name: strconv.Itoa(len(chain) - MaxScope),
+		Start: chain[ScopeOuter].Start, End: chain[ScopeOuter].End, Line: chain[ScopeOuter].Line})
+	return append(out, chain[len(chain)-ScopeInner:]...)
 }
 
 func countEnclosing(defs []Def, anchor int) int {

@@ -85,10 +85,10 @@ func writeWindowRecords(t *testing.T, root, out string, n int) int {
 			return nil
 		}
 		rel, _ := filepath.Rel(root, path)
-		sw := NewSweep(defs)
+		x := NewIndex(defs)
 		var scope []Def
 		for i, win := range lineWindows(src, n) {
-			scope = sw.Scope(scope[:0], src, win[0], win[1])
+			scope = x.Scope(scope[:0], src, win[0], win[1])
 			rec := windowRecord{Path: filepath.ToSlash(rel), Language: "python", StartLine: i*n + 1,
 				StartByte: win[0], Content: string(src[win[0]:win[1]])}
 			for _, d := range scope {

@@ -128,7 +128,7 @@ var fields = []*Field{
 		Append: appendContent,
 		Raw:    rawString(func(c *Chunk) []byte { return c.Content }),
 		Set:    func(r *Record, v Value) { r.Content = v.Str }},
-	{Name: "scope", Type: Defs, Optional: true, Flag: "context", NeedsExtra: true, Help: "the definitions that enclose the chunk's first non-whitespace character and start before it, outermost first, each `{\"kind\",\"name\",\"line\"}`",
+	{Name: "scope", Type: Defs, Optional: true, Flag: "context", NeedsExtra: true, Help: "the definitions that enclose the chunk's first non-whitespace character and start before it, outermost first, each `{\"kind\",\"name\",\"line\"}`; of a chain deeper than 16, the 4 outermost and the 12 innermost, with an entry of kind `elided` between them whose name is the number left out",
 		Append: defsField(func(x *Extra) []Def { return x.Scope }),
 		Raw:    rawDefs(func(x *Extra) []Def { return x.Scope }),
 		Set:    func(r *Record, v Value) { r.Scope = v.Str }},
