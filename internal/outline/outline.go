@@ -42,14 +42,15 @@
 package outline
 
 import (
+	"bytes"
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -426,97 +427,19 @@ func cleanName(b []byte) string {
 	return cut(sb.String())
 }
 
-// jsonString returns the value of the JSON string literal b (its opening
-// quote optional, the text after its closing quote ignored), as valid
-// UTF-8: escapes decoded, a surrogate pair to its character, a lone
-// surrogate or a byte that is not UTF-8 to U+FFFD (as encoding/json does).
-// An escape JSON does not have (`\x`, `\u12`) is kept as written.
+// jsonString returns the value of the JSON string literal b (quotes
+// included) as encoding/json decodes it: escapes decoded, a surrogate pair
+// to its character, a lone surrogate or a byte that is not UTF-8 to
+// U+FFFD. A literal JSON refuses (an escape it does not have, `\x`) is
+// named by its text between the quotes, bad bytes replaced likewise.
 func jsonString(b []byte) []byte {
-	if len(b) > 0 && b[0] == '"' {
-		b = b[1:]
+	var v string
+	if err := json.Unmarshal(b, &v); err == nil {
+		return []byte(v)
 	}
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); {
-		c := b[i]
-		switch {
-		case c == '"':
-			return out
-		case c == '\\' && i+1 < len(b):
-			if r, n := jsonEscape(b[i:]); n > 0 {
-				out = utf8.AppendRune(out, r)
-				i += n
-				continue
-			}
-			out = append(out, c)
-			i++
-		case c < utf8.RuneSelf:
-			out = append(out, c)
-			i++
-		default:
-			r, n := utf8.DecodeRune(b[i:])
-			out = utf8.AppendRune(out, r) // RuneError for a bad byte
-			i += n
-		}
-	}
-	return out
-}
-
-// jsonEscape decodes the escape b starts with (b[0] is a backslash): the
-// character and the bytes it takes, 0 for an escape JSON does not have.
-func jsonEscape(b []byte) (rune, int) {
-	switch b[1] {
-	case '"', '\\', '/':
-		return rune(b[1]), 2
-	case 'b':
-		return '\b', 2
-	case 'f':
-		return '\f', 2
-	case 'n':
-		return '\n', 2
-	case 'r':
-		return '\r', 2
-	case 't':
-		return '\t', 2
-	case 'u':
-		r, ok := hex4(b[2:])
-		if !ok {
-			return 0, 0
-		}
-		if !utf16.IsSurrogate(r) {
-			return r, 6
-		}
-		// A high surrogate and the low one after it are one character;
-		// any other surrogate stands alone.
-		if r < 0xdc00 && len(b) >= 12 && b[6] == '\\' && b[7] == 'u' {
-			if r2, ok := hex4(b[8:]); ok && 0xdc00 <= r2 && r2 < 0xe000 {
-				return utf16.DecodeRune(r, r2), 12
-			}
-		}
-		return utf8.RuneError, 6
-	}
-	return 0, 0
-}
-
-// hex4 reads the four hex digits b starts with.
-func hex4(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c -= 'a' - 10
-		case 'A' <= c && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
+	b = bytes.TrimPrefix(b, []byte{'"'})
+	b = bytes.TrimSuffix(b, []byte{'"'})
+	return []byte(strings.ToValidUTF8(string(b), "\uFFFD"))
 }
 
 // cut shortens s to at most MaxName bytes at a UTF-8 boundary.
