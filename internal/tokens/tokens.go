@@ -73,6 +73,9 @@ var loaded sync.Map // name → *Encoding, its vocabulary built once
 func Load(name string) (*Encoding, error) {
 	for _, s := range specs {
 		if s.name == name {
+			// The pre-tokenizers read the class table: it must be ready
+			// before the first split, whether or not a vocabulary is built.
+			bmpClassOnce.Do(initClasses)
 			e, _ := loaded.LoadOrStore(name, &Encoding{name: s.name, next: s.next, ranks: sync.OnceValue(func() *table { return mustBuild(s) })})
 			return e.(*Encoding), nil
 		}
