@@ -70,9 +70,7 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 		return failure(fmt.Errorf("cannot write the manifest: %w", err))
 	}
 	defer r.manifest.abort() // unless committed: an interrupted run leaves FILE as it was
-	for _, w := range r.unlisted {
-		r.manifest.listed(w.Path, w.Reason)
-	}
+	r.manifest.unlisted(r.unlisted)
 	// A file that failed (a chunker broke a guarantee, a header too long
 	// for the budget) is named and left out, and the run exits 1; -o FILE
 	// and the manifest are still written with every other file, as stdout

@@ -9,6 +9,7 @@ import (
 	"github.com/castchunk/castchunk/internal/pipeline"
 	"github.com/castchunk/castchunk/internal/plan"
 	"github.com/castchunk/castchunk/internal/stats"
+	"github.com/castchunk/castchunk/internal/walk"
 )
 
 // manifestEntry is one line of --manifest: a file the run met and what
@@ -46,13 +47,15 @@ func openManifest(name string) (*manifest, error) {
 	return &manifest{name: name, out: out}, nil
 }
 
-// listed records a file the listing could not read, to be written in path
-// order among the results.
-func (m *manifest) listed(path, reason string) {
+// unlisted records the files the listing could not read, to be written in
+// path order among the results.
+func (m *manifest) unlisted(ws []walk.Warning) {
 	if m == nil {
 		return
 	}
-	m.pending = append(m.pending, manifestEntry{Path: path, Status: plan.Unreadable.String(), Note: reason})
+	for _, w := range ws {
+		m.pending = append(m.pending, manifestEntry{Path: w.Path, Status: plan.Unreadable.String(), Note: w.Reason})
+	}
 	slices.SortStableFunc(m.pending, func(a, b manifestEntry) int { return strings.Compare(a.Path, b.Path) })
 }
 
