@@ -233,7 +233,9 @@ fields in this order (the optional ones only when a flag asks for them):
 ` + record.All().Help(80) + `
 Exit status: 0 all good; 1 failure (chunk: also when some files failed, each
 named and left out, the others written); 2 usage error; 3 some inputs could
-not be read (chunk: the others' output written); 130 interrupted.`,
+not be read, or a file named as an argument was left out (chunk: the
+others' output written); 130 interrupted; 134 a crash (the Go runtime's
+fatal error).`,
 		Version:       versionLine(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
