@@ -255,7 +255,11 @@ func (w *worker) process(job Job) *Result {
 	}
 	src, c := w.read(job)
 	if c.Fate == plan.Chunked {
-		c = w.cfg.Plan.ByContent(job.File, job.Decision, src)
+		d := job.Decision
+		if d.Lang == nil {
+			d.Lang = c.Lang // the head's shebang, when it was read first
+		}
+		c = w.cfg.Plan.ByContent(job.File, d, src)
 	}
 	r.Src = src // handed back for reuse even when the file is left out
 	r.Outcome, r.Message, r.Lang, r.Language = c.Fate, c.Message, c.Lang, c.Language
@@ -273,8 +277,9 @@ func (w *worker) process(job Job) *Result {
 
 // read reads the job's file (or its Reader), opened once, into a reused
 // buffer. When only a shebang can give the file a grammar, its head is read
-// first, and the rest only when the head names one. A file that cannot be
-// read, or is left out by its head, is returned with its fate.
+// first, and the rest only when the head names one (the Content then
+// holds that grammar). A file that cannot be read, or is left out by its
+// head, is returned with its fate.
 func (w *worker) read(job Job) ([]byte, plan.Content) {
 	var buf []byte
 	select {
@@ -293,13 +298,15 @@ func (w *worker) read(job Job) ([]byte, plan.Content) {
 		defer f.Close()
 		r, size = f, info.Size()
 	}
+	var byHead plan.Content
 	if w.cfg.Plan.HeadDecides(job.Decision) {
 		var err error
 		if buf, err = readHead(buf, r); err != nil {
 			return nil, plan.ReadFailure(err)
 		}
-		if c, ok := w.cfg.Plan.ByHead(job.File, buf); !ok {
-			return nil, c // no grammar: unsupported, whatever its size
+		var ok bool
+		if byHead, ok = w.cfg.Plan.ByHead(job.File, buf); !ok {
+			return nil, byHead // no grammar: unsupported, whatever its size
 		}
 	}
 	if size >= 0 {
@@ -309,7 +316,10 @@ func (w *worker) read(job Job) ([]byte, plan.Content) {
 		buf = regular.Grow(buf, size)
 	}
 	src, err := regular.ReadAll(buf, r, limit)
-	return src, readFailure(err)
+	if err != nil {
+		return nil, plan.ReadFailure(err)
+	}
+	return src, byHead
 }
 
 // readHead reads up to plan.HeadSize bytes of f into buf.
@@ -322,14 +332,6 @@ func readHead(buf []byte, f io.Reader) ([]byte, error) {
 		err = nil
 	}
 	return buf[:n], err
-}
-
-// readFailure is the fate of a read: Chunked when err is nil.
-func readFailure(err error) plan.Content {
-	if err == nil {
-		return plan.Content{}
-	}
-	return plan.ReadFailure(err)
 }
 
 // setup is how the file of r is chunked: with the configured method, or,

@@ -129,10 +129,11 @@ func Shebang(head []byte) *lang.Language {
 // ok is false, and the file Unsupported, when they name no interpreter
 // castchunk parses; the rest of the file need not be read.
 func (p Policy) ByHead(f File, head []byte) (c Content, ok bool) {
-	if Shebang(head) == nil {
+	l := Shebang(head)
+	if l == nil {
 		return p.unsupported(f), false
 	}
-	return Content{}, true
+	return Content{Lang: l}, true // the grammar, for ByContent's Decision
 }
 
 // unsupported is the fate of a file no grammar parses. A file named as an
