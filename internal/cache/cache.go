@@ -37,7 +37,8 @@
 //
 // # Damage
 //
-// A database that is not one (garbage, a foreign file), that is truncated,
+// A database that is not one (garbage, a foreign file), that is truncated
+// (shorter than its header says, with no write-ahead log to hold the rest),
 // or that SQLite finds malformed while it is used, is replaced by a new,
 // empty one, and Repaired reports what was found. A run replaces it only
 // when no other run has it open: every Cache holds a shared lock (flock) on

@@ -3,6 +3,7 @@ package cache
 import (
 	"bytes"
 	"database/sql"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -249,4 +250,77 @@ func TestDamagedDatabaseInUse(t *testing.T) {
 		t.Error("the run alone did not replace the damaged database")
 	}
 	worksAfter(t, c, "alone")
+}
+
+// TestShortDatabaseWithLog: a run that filled the disk in the middle of a
+// checkpoint leaves the database's header counting pages the file does not
+// hold yet, and the log that holds them. SQLite opens that database whole
+// (it reads those pages from the log): it is used, not judged truncated
+// and replaced.
+func TestShortDatabaseWithLog(t *testing.T) {
+	const first, more = 300, 200
+	_, data := filled(t, first)
+	live := t.TempDir()
+	write(t, live, tagName, []byte(tagText))
+	write(t, live, dbName, data)
+	c, err := Open(live, "v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.db.Exec("PRAGMA wal_autocheckpoint = 0"); err != nil {
+		t.Fatal(err)
+	}
+	for i := first; i < first+more; i++ {
+		k, e := damageKey(c, i)
+		if err := c.Put(k, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.flush(true); err != nil {
+		t.Fatal(err)
+	}
+	// The state a checkpoint cut short leaves: the log whole, the
+	// database's first page already the log's newest one, its last pages
+	// not written.
+	wal, err := os.ReadFile(filepath.Join(live, dbName+"-wal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page1 := newestPage1(t, wal, len(data))
+	if bytes.Equal(page1[28:32], data[28:32]) {
+		t.Fatal("the log does not grow the database")
+	}
+	dir := t.TempDir()
+	write(t, dir, tagName, []byte(tagText))
+	write(t, dir, dbName+"-wal", wal)
+	write(t, dir, dbName, append(append([]byte{}, page1...), data[len(page1):]...))
+	c2, hits := useDamaged(t, dir, first+more, "short database with its log")
+	if err := c2.Repaired(); err != nil {
+		t.Errorf("replaced: %v", err)
+	}
+	if hits != first+more {
+		t.Errorf("%d hits of %d", hits, first+more)
+	}
+	worksAfter(t, c2, "short database with its log")
+}
+
+// newestPage1 returns the newest copy of the database's first page in the
+// write-ahead log wal (https://www.sqlite.org/fileformat.html#the_write_ahead_log).
+func newestPage1(t *testing.T, wal []byte, dbSize int) []byte {
+	t.Helper()
+	if len(wal) < 32 {
+		t.Fatalf("the log has %d bytes", len(wal))
+	}
+	pageSize := int(binary.BigEndian.Uint32(wal[8:]))
+	var page1 []byte
+	for off := 32; off+24+pageSize <= len(wal); off += 24 + pageSize {
+		if binary.BigEndian.Uint32(wal[off:]) == 1 {
+			page1 = wal[off+24 : off+24+pageSize]
+		}
+	}
+	if page1 == nil || pageSize > dbSize {
+		t.Fatal("no first page in the log")
+	}
+	return page1
 }

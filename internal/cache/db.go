@@ -244,8 +244,8 @@ func (c *Cache) closeDB() {
 // inspect reads the header of the database file at p, if there is one
 // (see https://www.sqlite.org/fileformat.html), and returns a damage error
 // when it is not a SQLite database, is another application's, or is
-// shorter than its header says: a truncated database would answer some
-// queries and fail others. An empty or missing file is a new database. A
+// shorter than its header says and has no log to hold the rest: a
+// truncated database would answer some queries and fail others. An empty or missing file is a new database. A
 // header that says 0 for the application is one being created (its first
 // transactions are still in the log).
 func inspect(p string) error {
@@ -276,10 +276,29 @@ func inspect(p string) error {
 	}
 	pages := int64(binary.BigEndian.Uint32(h[28:]))
 	changes, validFor := binary.BigEndian.Uint32(h[24:]), binary.BigEndian.Uint32(h[92:])
-	if changes == validFor && pages > 0 && info.Size() < pages*pageSize {
+	if changes == validFor && pages > 0 && info.Size() < pages*pageSize && !hasLog(p) {
 		return &damage{fmt.Errorf("truncated: %d bytes of %d", info.Size(), pages*pageSize)}
 	}
 	return nil
+}
+
+// hasLog reports whether the database at p has a write-ahead log beside it.
+// The database is then the file and its log together: a checkpoint cut
+// short (a full disk) leaves the file shorter than its header says, and
+// SQLite reads the missing pages from the log. What neither holds, SQLite
+// reports as damage when it is read, and the database is replaced then.
+func hasLog(p string) bool {
+	f, _, err := openFile(p + "-wal")
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	magic := make([]byte, 4)
+	if _, err := io.ReadFull(f, magic); err != nil {
+		return false
+	}
+	m := binary.BigEndian.Uint32(magic)
+	return m == 0x377f0682 || m == 0x377f0683
 }
 
 // initSchema checks that db is castchunk's cache, and makes it one when it
