@@ -52,6 +52,7 @@ type Language struct {
 	Interpreters []string // programs a shebang line names (`#!/usr/bin/env node` → "node")
 	Aliases      []string // other names GitHub's Linguist gives it (`linguist-language=C++`), matched case-insensitively
 	Module       string   // Go module of the grammar
+	HTMLScanner  bool     // its external scanner keeps tree-sitter-html's stack of open tags (package parse bounds its work)
 	note         string   // a choice the lists do not show, for the README's table (Markdown)
 	grammar      func() unsafe.Pointer
 }
@@ -108,7 +109,7 @@ var registry = []*Language{
 		Aliases: []string{"golang"},
 		Module:  official + "go", grammar: golang.Language},
 	{Name: "html", Extensions: []string{".html", ".htm"},
-		Module: official + "html", grammar: html.Language},
+		Module: official + "html", HTMLScanner: true, grammar: html.Language},
 	{Name: "java", Extensions: []string{".java"},
 		Interpreters: []string{"java"},
 		Module:       official + "java", grammar: java.Language},

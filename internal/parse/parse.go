@@ -32,12 +32,20 @@ var ErrTimeout = errors.New("parse timed out")
 // the file is chunked without its tree.
 var ErrScannerState = errors.New("nesting too deep for the grammar (its scanner's state outgrew tree-sitter's 1,024 bytes)")
 
-// ErrTooMuchWork is returned when a parse lexed the file more than 1,024
-// times over: an input on which the grammar goes quadratic (a Markdown
-// line of tens of thousands of stars, deeply nested Scala parentheses).
-// The bound depends on the file alone, so the outcome is the same on every
-// machine; the file is chunked without its tree.
-var ErrTooMuchWork = errors.New("the parse gave up: it lexed the file over 1,024 times (an input this grammar handles in quadratic time)")
+// ErrTooMuchWork is returned, wrapped with the bound passed, when a parse
+// lexed the file more than 1,024 times over, or its grammar's scanner
+// worked on its state more than 256 times the file's length: an input on
+// which the grammar goes quadratic (a Markdown line of tens of thousands
+// of stars, deeply nested Scala parentheses or HTML elements). The bounds
+// depend on the file alone, so the outcome is the same on every machine;
+// the file is chunked without its tree.
+var ErrTooMuchWork = errors.New("the parse gave up")
+
+// Why a parse gave up, after ErrTooMuchWork.
+var (
+	errOverLexed   = fmt.Errorf("%w: it lexed the file over 1,024 times (an input this grammar handles in quadratic time)", ErrTooMuchWork)
+	errOverScanned = fmt.Errorf("%w: its scanner rebuilt its state over 256 times the file's length (nesting this grammar handles in quadratic time)", ErrTooMuchWork)
+)
 
 // ErrCancelled is returned when Cancel stopped a parse.
 var ErrCancelled = errors.New("parse cancelled")
@@ -90,7 +98,11 @@ func (p *Parser) Parse(src []byte, l *lang.Language) (*sitter.Tree, error) {
 		return nil, fmt.Errorf("file of %d bytes is too large to parse", len(src))
 	}
 	if p.current != l {
-		if err := p.src.SetLanguage(p.parser, l.Grammar()); err != nil {
+		stackCountAt := -1
+		if l.HTMLScanner {
+			stackCountAt = source.HTMLTagCount
+		}
+		if err := p.src.SetLanguage(p.parser, l.Grammar(), stackCountAt); err != nil {
 			return nil, fmt.Errorf("load %s grammar: %w", l.Name, err)
 		}
 		p.current = l
@@ -102,7 +114,10 @@ func (p *Parser) Parse(src []byte, l *lang.Language) (*sitter.Tree, error) {
 		if p.src.Overflowed() {
 			return nil, ErrScannerState
 		}
-		return nil, ErrTooMuchWork
+		if p.src.OverScanned() {
+			return nil, errOverScanned
+		}
+		return nil, errOverLexed
 	}
 	if tree == nil {
 		// tree-sitter keeps the state of an abandoned parse to resume it;

@@ -90,6 +90,35 @@ func TestScannerStateOverflow(t *testing.T) {
 	tree.Close()
 }
 
+// TestDeepHTMLGivesUp: tree-sitter-html's scanner rebuilds its whole
+// stack of open tags on every token, so 50,000 nested <div> (550 KB) took
+// 40 s to parse. Its work on its state is bounded too (256 times the
+// file's length): 20,000 nested ones give up, the same on every run, with
+// a message naming the bound; the parser goes on, and HTML nested as deep
+// as real pages parses.
+func TestDeepHTMLGivesUp(t *testing.T) {
+	p := New(0)
+	defer p.Close()
+	html := lang.ByName("html")
+	const depth = 20000
+	hostile := []byte(strings.Repeat("<div>", depth) + "x" + strings.Repeat("</div>", depth) + "\n")
+	for run := range 2 {
+		tree, err := p.Parse(hostile, html)
+		if tree != nil {
+			tree.Close()
+		}
+		if !errors.Is(err, ErrTooMuchWork) || !strings.Contains(err.Error(), "scanner") {
+			t.Fatalf("run %d: err %v, want ErrTooMuchWork for the scanner", run, err)
+		}
+	}
+	deep := []byte(strings.Repeat("<section class=\"a\">", 200) + "x" + strings.Repeat("</section>", 200) + "\n")
+	tree, err := p.Parse(deep, html)
+	if err != nil {
+		t.Fatalf("200 nested sections: %v", err)
+	}
+	tree.Close()
+}
+
 // TestTooMuchWork: a Markdown line of 60,000 stars around a letter took 40
 // s to parse, and hours at the default size limit. A parse that lexes the
 // file more than 1,024 times over gives up with ErrTooMuchWork: a bound on

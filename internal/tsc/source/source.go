@@ -98,12 +98,16 @@ typedef struct {
 	struct timespec deadline;
 	volatile int cancel;
 	unsigned (*serialize)(void *, char *); // the scanner's own; NULL: none
+	void (*deserialize)(void *, const char *, unsigned); // the scanner's own
+	int count_at;    // where its state holds a uint16 count of what deserialize rebuilds; -1: nowhere
 	char *state;     // the scanner writes its state here: mmap'ed, a guard page after it
 	size_t capacity; // bytes before the guard page
 	int overflow;    // the scanner wrote more than SERIAL_LIMIT bytes
 	uint64_t checks;    // progress checks made: one per 100 parser operations
 	uint64_t reads;     // pieces of the text handed to the lexer
 	uint64_t max_reads; // past this, the parse gives up as overworked
+	uint64_t scanned;     // the scanner's work on its state: bytes written and read, entries rebuilt
+	uint64_t max_scanned; // past this too
 	int overworked;
 } source;
 
@@ -120,6 +124,18 @@ typedef struct {
 // bound on the parser's own work, the same on every machine and run.
 #define MAX_LEXED 1024
 
+// MAX_SCANNED is how many times its own length an external scanner may
+// work on its state (bytes saved and restored, entries rebuilt) before the
+// parse gives up (plus 4 MiB). Real files take at most 13 times their
+// length (HTML manuals under /usr/share/doc; Python and YAML files 4
+// times); tree-sitter-html rebuilds every open tag on every token, so
+// 1,000 nested <section> take 416 times, and 50,000 nested <div> 9,650
+// times: 40 s of quadratic work, now about one.
+#define MAX_SCANNED 256
+
+// The bound a parse that gave up passed (source.overworked).
+enum { OVER_LEXED = 1, OVER_SCANNED = 2 };
+
 // parsing is the source of the parse running on this thread: the guarded
 // serialize finds the scanner's own function through it.
 static __thread source *parsing;
@@ -132,12 +148,30 @@ static unsigned guarded_serialize(void *payload, char *buffer) {
 	source *s = parsing;
 	if (s == NULL || s->serialize == NULL || s->state == NULL) return 0;
 	unsigned n = s->serialize(payload, s->state);
+	s->scanned += n;
 	if (n > SERIAL_LIMIT) {
 		s->overflow = 1;
 		return 0;
 	}
 	memcpy(buffer, s->state, n);
 	return n;
+}
+
+// guarded_deserialize counts the work of the scanner's deserialize, then
+// calls it: the bytes it reads, and for a scanner that rebuilds a stack
+// from a count its state holds (tree-sitter-html's open tags: all of them,
+// however few it saved), that count. Tree-sitter calls it only while
+// parsing (the lexer restores the state before each external scan).
+static void guarded_deserialize(void *payload, const char *buffer, unsigned length) {
+	source *s = parsing;
+	if (s == NULL || s->deserialize == NULL) return;
+	s->scanned += length;
+	if (s->count_at >= 0 && length >= (unsigned)s->count_at + 2) {
+		uint16_t n;
+		memcpy(&n, buffer + s->count_at, sizeof n);
+		s->scanned += n;
+	}
+	s->deserialize(payload, buffer, length);
 }
 
 // The guarded copies of the grammars, made once per grammar and kept for
@@ -168,6 +202,7 @@ static const TSLanguage *guard_language(const TSLanguage *g) {
 		if (copy != NULL) {
 			memcpy(copy, grammar, size);
 			copy->external_scanner.serialize = guarded_serialize;
+			copy->external_scanner.deserialize = guarded_deserialize;
 			guarded[guarded_count].grammar = grammar;
 			guarded[guarded_count].copy = copy;
 			guarded_count++;
@@ -179,10 +214,13 @@ static const TSLanguage *guard_language(const TSLanguage *g) {
 
 // set_language gives the parser grammar's guarded copy, and the source the
 // scanner's own serialize.
-static bool set_language(TSParser *parser, source *s, const TSLanguage *grammar) {
+static bool set_language(TSParser *parser, source *s, const TSLanguage *grammar, int count_at) {
 	const TSLanguage *l = guard_language(grammar);
 	if (!ts_parser_set_language(parser, l)) return false;
-	s->serialize = l != grammar ? ((const language *)grammar)->external_scanner.serialize : NULL;
+	const language *g = (const language *)grammar;
+	s->serialize = l != grammar ? g->external_scanner.serialize : NULL;
+	s->deserialize = l != grammar ? g->external_scanner.deserialize : NULL;
+	s->count_at = count_at;
 	return true;
 }
 
@@ -235,7 +273,11 @@ static bool stop_parse(TSParseState *state) {
 	s->checks++;
 	if (s->cancel || s->overflow) return true;
 	if (s->reads > s->max_reads) {
-		s->overworked = 1;
+		s->overworked = OVER_LEXED;
+		return true;
+	}
+	if (s->scanned > s->max_scanned) {
+		s->overworked = OVER_SCANNED;
 		return true;
 	}
 	if (!s->has_deadline) return false;
@@ -265,6 +307,8 @@ static TSTree *parse_source(TSParser *parser, source *s) {
 	s->checks = 0;
 	s->reads = 0;
 	s->max_reads = ((uint64_t)MAX_LEXED * s->length + (4u << 20)) / READ_PIECE;
+	s->scanned = 0;
+	s->max_scanned = (uint64_t)MAX_SCANNED * s->length + (4u << 20);
 	if (s->serialize != NULL && !grow_state(s, 8 * (size_t)s->length + 65536)) {
 		s->overflow = 1;
 		return NULL;
@@ -345,11 +389,18 @@ func (s *Source) Free() {
 // no tree (Overflowed) instead of overrunning the parser's memory and
 // aborting the process. Like the binding's SetLanguage, it refuses a
 // grammar of an ABI version the core does not read.
-func (s *Source) SetLanguage(p *sitter.Parser, l *sitter.Language) error {
+//
+// stackCountAt is where the scanner's state holds a uint16 count of the
+// entries its deserialize rebuilds, whatever the state saved of them
+// (tree-sitter-html's open tags: HTMLTagCount); -1 when it holds none. The
+// parse gives up (Overworked) once the scanner's work on its state passes
+// 256 times the text's length (plus 4 MiB): deep nesting makes such a
+// scanner quadratic.
+func (s *Source) SetLanguage(p *sitter.Parser, l *sitter.Language, stackCountAt int) error {
 	if v := l.AbiVersion(); v < sitter.MIN_COMPATIBLE_LANGUAGE_VERSION || v > sitter.LANGUAGE_VERSION {
 		return fmt.Errorf("grammar ABI version %d: this tree-sitter reads %d to %d", v, sitter.MIN_COMPATIBLE_LANGUAGE_VERSION, sitter.LANGUAGE_VERSION)
 	}
-	if !C.set_language(rawParser(p), s.c, (*C.TSLanguage)(unsafe.Pointer(l.Inner))) {
+	if !C.set_language(rawParser(p), s.c, (*C.TSLanguage)(unsafe.Pointer(l.Inner)), C.int(stackCountAt)) {
 		return fmt.Errorf("tree-sitter refused the grammar")
 	}
 	return nil
@@ -359,10 +410,23 @@ func (s *Source) SetLanguage(p *sitter.Parser, l *sitter.Language) error {
 // state larger than tree-sitter allows; Parse then returned nil.
 func (s *Source) Overflowed() bool { return s.c.overflow != 0 }
 
+// HTMLTagCount is where tree-sitter-html's scanner state holds the count of
+// open tags (after the count of those it saved), for SetLanguage.
+const HTMLTagCount = 2
+
 // Overworked reports whether the last parse gave up because it lexed the
-// text more than 1,024 times over (a quadratic case of the grammar); Parse
-// then returned nil. The bound depends on the text alone, never on time.
+// text more than 1,024 times over, or its scanner worked on its state more
+// than 256 times over (quadratic cases of the grammar); Parse then returned
+// nil. The bounds depend on the text alone, never on time.
 func (s *Source) Overworked() bool { return s.c.overworked != 0 }
+
+// OverScanned reports whether the bound the last parse passed, when
+// Overworked, was its scanner's work on its state.
+func (s *Source) OverScanned() bool { return s.c.overworked == C.OVER_SCANNED }
+
+// Scanned is the last parse's external scanner's work on its state: the
+// bytes it wrote and read, and the entries it rebuilt (see SetLanguage).
+func (s *Source) Scanned() uint64 { return uint64(s.c.scanned) }
 
 // Checks is how many progress checks the last parse made: tree-sitter
 // makes one every 100 parser operations, so it measures the parse's work,

@@ -84,7 +84,7 @@ func TestGuardedGrammars(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := src.SetLanguage(p, l.Grammar()); err != nil {
+		if err := src.SetLanguage(p, l.Grammar(), countAt(l)); err != nil {
 			t.Fatal(err)
 		}
 		guarded, orig := p.Language(), l.Grammar()
@@ -152,4 +152,13 @@ func TestCancelledSource(t *testing.T) {
 		t.Error("empty text: no empty tree")
 	}
 	empty.Close()
+}
+
+// countAt is where l's scanner state holds its stack's count, as package
+// parse passes it.
+func countAt(l *lang.Language) int {
+	if l.HTMLScanner {
+		return HTMLTagCount
+	}
+	return -1
 }
