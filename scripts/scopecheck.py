@@ -41,6 +41,11 @@ class Outline:
         self.defs = [
             (n.lineno, n.end_lineno, n.name) for n in ast.walk(tree) if isinstance(n, DEFS)
         ]
+        # Module-level variables: an assignment whose (first) target is a name.
+        for n in tree.body:
+            target = n.targets[0] if isinstance(n, ast.Assign) else getattr(n, "target", None)
+            if isinstance(n, (ast.Assign, ast.AnnAssign)) and isinstance(target, ast.Name):
+                self.defs.append((n.lineno, n.end_lineno, target.id))
         # Outer definitions start earlier, or on the same line and end later.
         self.defs.sort(key=lambda d: (d[0], -d[1]))
         # Lines as castchunk counts them: only "\n" ends a line.

@@ -20,14 +20,23 @@
 //     café), then cleaned as any name. tree-sitter-json splits a string's
 //     content around its escape_sequence nodes, so a query capturing the
 //     content would name the key by the text up to its first escape.
+//   - A @name.string capture is a string literal of code, its quotes
+//     included (a test's description, `describe('parser', …)`): the name is
+//     the text between the quotes, escapes as written.
+//   - A @name.markdown capture is a Markdown heading's inline text: the
+//     name is its plain words (`## [1.2.3](https://…) - 2024-05-01` is
+//     "1.2.3 - 2024-05-01"), without link, emphasis or code markup.
 //   - Captures whose names start with "_" only feed predicates.
 //
 // What is not a definition: anonymous things (lambdas, callbacks, anonymous
-// classes, a JavaScript default-exported anonymous function), variables and
-// constants (a value is not a place; a big table literal is still chunked,
-// it just encloses nothing), declarations without a body except where a
-// header is the definition (C prototypes, interface method signatures),
-// and anything whose name is empty. A function or lambda expression bound
+// classes), local variables (a value inside a function is not a place a
+// reader names), declarations without a body except where a header is the
+// definition (C prototypes, interface method signatures), and anything
+// whose name is empty. Module-level variables and constants of any value
+// are (kind variable: `export const schema = z.object({…})` is where a
+// reader is), and so are test blocks (kind test, named by their
+// description: `describe('parser', () => {…})`). A JavaScript module's
+// anonymous default export is named default, as the language names it. A function or lambda expression bound
 // to a name (JavaScript `const f = () => {}`, Lua `local f = function()`) is
 // a function of that name. A function whose innermost enclosing definition
 // is a class, interface, struct, enum, trait, impl or object is a method,
@@ -84,6 +93,8 @@ var Kinds = []struct{ Kind, Meaning string }{
 	{"key", "a JSON/YAML key whose value is an object/mapping or array/sequence"},
 	{"rule", "a CSS rule set (named by its selectors) or at-rule block (@media …)"},
 	{"element", "an HTML element with an id attribute, named by the id"},
+	{"variable", "a module-level variable or constant of any value: JS/TS const/let/var, Python assignment, Go var/const, Rust const/static"},
+	{"test", "a test block, named by its description: JS/TS describe/it/test, Ruby RSpec describe/context/it"},
 }
 
 // Def is one definition in a file.
@@ -143,14 +154,16 @@ const (
 	roleIgnore role = iota
 	roleDef
 	roleName
-	roleNameJSON // a @name.json capture: a JSON string literal
+	roleNameJSON     // a @name.json capture: a JSON string literal
+	roleNameString   // a @name.string capture: a string literal of code
+	roleNameMarkdown // a @name.markdown capture: a Markdown heading's inline text
 	roleQualifier
 )
 
 // compile compiles a language's definition query and checks its captures:
 // every @definition.KIND must use a kind from Kinds, and no other capture
-// name may appear except @name, @name.json, @qualifier and "_"-prefixed
-// ones.
+// name may appear except @name, @name.json, @name.string, @name.markdown,
+// @qualifier and "_"-prefixed ones.
 func compile(l *lang.Language) (*compiled, error) {
 	q, qerr := sitter.NewQuery(l.Grammar(), l.DefinitionQuery())
 	if qerr != nil {
@@ -180,6 +193,10 @@ func captureRole(name string) (role, string, error) {
 		return roleName, "", nil
 	case name == "name.json":
 		return roleNameJSON, "", nil
+	case name == "name.string":
+		return roleNameString, "", nil
+	case name == "name.markdown":
+		return roleNameMarkdown, "", nil
 	case name == "qualifier":
 		return roleQualifier, "", nil
 	case strings.HasPrefix(name, "_"):
@@ -191,7 +208,7 @@ func captureRole(name string) (role, string, error) {
 		}
 		return roleDef, kind, nil
 	}
-	return 0, "", fmt.Errorf("capture @%s: want @definition.KIND, @name, @name.json, @qualifier or @_x", name)
+	return 0, "", fmt.Errorf("capture @%s: want @definition.KIND, @name, @name.json, @name.string, @name.markdown, @qualifier or @_x", name)
 }
 
 // IsKind reports whether kind is in Kinds.
@@ -338,15 +355,17 @@ func (c *compiled) read(pattern uint, caps []capture, src []byte) (found, bool) 
 	var def *capture
 	nameStart, nameEnd := -1, -1
 	var qualifier string
-	json := false
+	json, str, md := false, false, false
 	for i := range caps {
 		cp := &caps[i]
 		switch r := c.role[cp.index]; r {
 		case roleDef:
 			def = cp
 			d.Kind = c.kind[cp.index]
-		case roleName, roleNameJSON:
+		case roleName, roleNameJSON, roleNameString, roleNameMarkdown:
 			json = json || r == roleNameJSON
+			str = str || r == roleNameString
+			md = md || r == roleNameMarkdown
 			if nameStart < 0 || cp.start < nameStart {
 				nameStart = cp.start
 			}
@@ -361,8 +380,13 @@ func (c *compiled) read(pattern uint, caps []capture, src []byte) (found, bool) 
 		return d, false
 	}
 	name := src[nameStart:nameEnd]
-	if json {
+	switch {
+	case json:
 		name = jsonString(name)
+	case str:
+		name = unquote(name)
+	case md:
+		name = plainHeading(name)
 	}
 	d.Name = cleanName(name)
 	if d.Name == "" {
@@ -440,6 +464,25 @@ func jsonString(b []byte) []byte {
 	b = bytes.TrimPrefix(b, []byte{'"'})
 	b = bytes.TrimSuffix(b, []byte{'"'})
 	return []byte(strings.ToValidUTF8(string(b), "\uFFFD"))
+}
+
+// unquote returns the text between the delimiters of the string literal b:
+// an optional prefix of letters (Python's r, b, f), then one quote, or
+// three of the same (', ", `), at both ends. Escapes are left as written.
+// Text that is not quoted so is returned as it is.
+func unquote(b []byte) []byte {
+	body := bytes.TrimLeftFunc(b, func(r rune) bool { return r < utf8.RuneSelf && unicode.IsLetter(r) })
+	if len(body) < 2 || !strings.ContainsRune("'\"`", rune(body[0])) {
+		return b
+	}
+	q := body[:1]
+	if len(body) >= 6 && bytes.HasPrefix(body, bytes.Repeat(q, 3)) && bytes.HasSuffix(body, bytes.Repeat(q, 3)) {
+		q = body[:3]
+	}
+	if !bytes.HasSuffix(body[len(q):], q) {
+		return b
+	}
+	return body[len(q) : len(body)-len(q)]
 }
 
 // cut shortens s to at most MaxName bytes at a UTF-8 boundary.

@@ -32,6 +32,19 @@ func TestScopeSnippets(t *testing.T) {
 		{"html", "<main id=\"content\">\n  <p>‹here›x</p>\n</main>\n", "element content"},
 		{"kotlin", "class A {\n    companion object {\n        fun f() {\n            ‹here›g()\n        }\n    }\n}\n", "class A > object companion object > method f"},
 		{"lua", "function M:step()\n  ‹here›x()\nend\n", "method M:step"},
+		// Module-level values and test blocks (issue 20); locals are not definitions.
+		{"typescript", "export const schema = z.object({\n  ‹here›name: z.string(),\n});\n", "variable schema"},
+		{"javascript", "function f() {\n  const local = {\n    ‹here›a: 1,\n  };\n}\n", "function f"},
+		{"typescript", "describe('the \\'bus\\'', () => {\n  it(`publishes`, async () => {\n    ‹here›expect(1).toBe(1);\n  });\n});\n", "test the \\'bus\\' > test publishes"},
+		{"tsx", "test.each([1, 2])('renders %i', (n) => {\n  ‹here›render(<A n={n} />);\n});\n", "test renders %i"},
+		{"javascript", "export default function () {\n  ‹here›return 1;\n}\n", "function default"},
+		{"javascript", "export default class {\n  m() {\n    ‹here›x();\n  }\n}\n", "class default > method m"},
+		{"python", "ROUTES = [\n    ‹here›\"/a\",\n]\n", "variable ROUTES"},
+		{"python", "def f():\n    table = [\n        ‹here›1,\n    ]\n", "function f"},
+		{"go", "package p\n\nvar (\n\tA = 1\n\tB = map[string]int{\n\t\t‹here›\"b\": 2,\n\t}\n)\n", "variable B"},
+		{"rust", "mod m {\n    pub static TABLE: [u8; 2] = [\n        ‹here›1, 2,\n    ];\n}\n", "module m > variable TABLE"},
+		{"ruby", "RSpec.describe Parser do\n  context \"with 'quotes'\" do\n    it 'parses' do\n      ‹here›x\n    end\n  end\nend\n", "test Parser > test with 'quotes' > test parses"},
+		{"markdown", "# [1.2.3](https://x.org/v1.2.3) - 2024-05-01\n\n## *Fixed* `--max-size`\n\n‹here›text\n", "section 1.2.3 - 2024-05-01 > section Fixed --max-size"},
 	} {
 		t.Run(c.lang, func(t *testing.T) {
 			if got := snippetScope(t, c.lang, c.src); got != c.want {

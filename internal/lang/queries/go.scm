@@ -26,3 +26,10 @@
 (type_spec name: (type_identifier) @name) @definition.type
 
 (type_alias name: (type_identifier) @name) @definition.type
+
+; Package-level variables and constants, each spec of a grouped `var ( … )`
+; or `const ( … )` one; a spec of several names is named by its first.
+(source_file (var_declaration (var_spec name: (identifier) @name) @definition.variable))
+(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @definition.variable)))
+(source_file
+  (const_declaration (const_spec name: (identifier) @name) @definition.variable))

@@ -4,3 +4,7 @@
 
 (function_definition name: (identifier) @name) @definition.function
 (class_definition name: (identifier) @name) @definition.class
+
+; A module-level variable or constant (`DEFAULTS = {…}`, `log: Logger =
+; …`): where a reader is in a module. Locals and class attributes are not.
+(module (expression_statement (assignment left: (identifier) @name) @definition.variable))

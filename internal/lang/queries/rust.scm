@@ -15,3 +15,9 @@
 (mod_item name: (identifier) @name) @definition.module
 (type_item name: (type_identifier) @name) @definition.type
 (macro_definition name: (identifier) @name) @definition.macro
+
+; Constants and statics of a module (the file's top level or a mod's body);
+; those in a function or an impl are not.
+(source_file [(const_item name: (identifier) @name) (static_item name: (identifier) @name)] @definition.variable)
+(mod_item
+  body: (declaration_list [(const_item name: (identifier) @name) (static_item name: (identifier) @name)] @definition.variable))
