@@ -134,6 +134,9 @@ type Entry struct {
 	// Extras are what the embedding flags add to each span (package
 	// enrich), one per span; nil when the run asks for none.
 	Extras []record.Extra
+	// Regions are the file's embedded regions (code in another language);
+	// nil when none.
+	Regions []record.Region
 }
 
 // Key names an entry.

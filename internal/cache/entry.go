@@ -14,11 +14,14 @@ import (
 // magic names the layout of an entry. It is not stored: it starts what the
 // checksum covers, so an entry of another layout never checks out. Bump it
 // when the layout changes.
-const magic = "castchunk-cache-3\n"
+const magic = "castchunk-cache-4\n"
 
 // encode lays an entry out as it is stored: method, syntax flag, span
 // count, spans as uvarints (start delta, length, size), the extras (see
-// appendExtras), then SHA-256 of magic, the key and all that. The key is in
+// appendExtras), the embedded regions (a count, then for each the offsets
+// of its construct's start (a delta), its code's start and end and its
+// construct's end (lengths), and its language's name), then SHA-256 of magic, the key and
+// all that. The key is in
 // the sum, so an entry stored under another key (a damaged page, a swapped
 // cell) never checks out.
 func encode(e Entry, k Key) []byte {
@@ -39,6 +42,15 @@ func encode(e Entry, k Key) []byte {
 		prev = s.Start
 	}
 	b = appendExtras(b, e.Extras)
+	b = binary.AppendUvarint(b, uint64(len(e.Regions)))
+	prev = 0
+	for _, g := range e.Regions {
+		for _, n := range [...]int{g.From - prev, g.Start - g.From, g.End - g.Start, g.To - g.End, len(g.Language)} {
+			b = binary.AppendUvarint(b, uint64(n))
+		}
+		b = append(b, g.Language...)
+		prev = g.From
+	}
 	sum := checksum(b, k)
 	return append(b, sum[:]...)
 }
@@ -163,6 +175,20 @@ func decode(b []byte, k Key) (Entry, error) {
 		prev = start
 	}
 	e.Extras = r.extras(len(e.Spans))
+	if n := r.count(3); n > 0 {
+		e.Regions = make([]record.Region, 0, n)
+		prev = 0
+		for range n {
+			var g record.Region
+			g.From = prev + int(r.uvarint())
+			g.Start = g.From + int(r.uvarint())
+			g.End = g.Start + int(r.uvarint())
+			g.To = g.End + int(r.uvarint())
+			g.Language = string(r.bytes(r.uvarint()))
+			e.Regions = append(e.Regions, g)
+			prev = g.From
+		}
+	}
 	if r.err != nil || len(r.b) != 0 {
 		return Entry{}, errCorrupt
 	}

@@ -56,6 +56,7 @@ func (c *Chunker) Chunk(in chunk.Input) []chunk.Span {
 	}
 	b := &c.b
 	b.reset(src, &c.measure)
+	b.embedded = embeddedRoots(b.embedded, in.Embedded)
 	defer b.tree.Release()
 	b.walk(b.topUnits(tsc.NodeOf(in.Tree.RootNode())))
 	if spans := b.spans(); len(spans) > 0 {
@@ -110,6 +111,25 @@ type builder struct {
 
 	closed []chunk.Span // closed chunks, Start/End of their first/last atom
 	stack  []frame
+
+	// embedded maps the byte range of each embedded region (Input.Embedded)
+	// to the root of its tree, which the region's node is split by.
+	embedded map[[2]int]tsc.Node
+}
+
+// embeddedRoots maps each region's byte range to its tree's root, reusing m.
+func embeddedRoots(m map[[2]int]tsc.Node, regions []chunk.Embedded) map[[2]int]tsc.Node {
+	clear(m)
+	for _, r := range regions {
+		if r.Tree == nil {
+			continue
+		}
+		if m == nil {
+			m = map[[2]int]tsc.Node{}
+		}
+		m[[2]int{r.Start, r.End}] = tsc.NodeOf(r.Tree.RootNode())
+	}
+	return m
 }
 
 func (b *builder) reset(src []byte, m *chunk.Measure) {
@@ -281,6 +301,12 @@ func (b *builder) detachGroup(f *frame) bool {
 // chunk closes there instead (`public final class` | `A<K> extends B {`
 // becomes a cut before `public`).
 func (b *builder) add(a atom) {
+	if len(b.cur) == 0 && len(b.closed) > 0 && b.m.Size(a.start, a.end) == 0 {
+		// White space alone (an empty Markdown section) after a closed
+		// chunk is the gap after it, not the start of the next.
+		b.closed[len(b.closed)-1].End = max(b.closed[len(b.closed)-1].End, a.end)
+		return
+	}
 	if !b.fitsOpen(a.end) {
 		if i := b.lineCut(a); i > 0 && b.m.Fits(b.cur[i].start, a.end) {
 			b.closeFirst(i)
@@ -363,11 +389,15 @@ func (b *builder) children(u unit) []unit {
 				continue
 			}
 			out = b.appendText(out, prev, s)
-			out = append(out, unit{
+			kid := unit{
 				start: s, end: e,
 				extra: k.Extra(), named: k.Named(), hasKids: k.HasKids(),
 				node: k.Node(),
-			})
+			}
+			if root, ok := b.embedded[[2]int{int(k.Start()), int(k.End())}]; ok {
+				kid.node, kid.hasKids = root, root.ChildCount() > 0 // split by its own language's tree
+			}
+			out = append(out, kid)
 			prev = e
 		}
 	})

@@ -60,6 +60,18 @@ type Input struct {
 	// TokenStarts are the offsets where Src's tokens start, when
 	// Budget.Tokens > 0 (see Measure).
 	TokenStarts []int32
+	// Embedded are the regions of Src that other trees describe, sorted
+	// and apart: code in another language than the file's (a Markdown
+	// fence's Rust), parsed by its own grammar over Src's bytes.
+	Embedded []Embedded
+}
+
+// Embedded is a region of a file that its own tree describes: a node of
+// Input.Tree whose byte range is [Start, End) is split by the nodes of
+// Tree (the children of its root) instead of its own children.
+type Embedded struct {
+	Start, End int
+	Tree       *sitter.Tree
 }
 
 // Setup is a method with its budget and option values: everything besides

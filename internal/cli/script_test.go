@@ -171,13 +171,27 @@ func parseRecord(line []byte) (*rec, error) {
 	r := &rec{}
 	strs := map[string]*string{"id": &r.id, "path": &r.path, "language": &r.language, "method": &r.method, "content": &r.content}
 	ints := map[string]*int{"index": &r.index, "start_line": &r.startLine, "end_line": &r.endLine, "start_byte": &r.startByte, "end_byte": &r.endByte, "size": &r.size}
+	var key any // a key read but not yet matched
 	for _, want := range fieldOrder {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
+		tok := key
+		if tok == nil {
+			if tok, err = dec.Token(); err != nil {
+				return nil, err
+			}
+		}
+		key = nil
+		if tok != want && want == "host_language" {
+			key = tok // only the records of files with embedded regions have it
+			continue
 		}
 		if tok != want {
 			return nil, fmt.Errorf("field %v where %q belongs", tok, want)
+		}
+		if want == "host_language" {
+			if _, err := dec.Token(); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		tok, err = dec.Token()
 		if err != nil {

@@ -81,6 +81,9 @@ func runStats(ctx context.Context, o *statsOptions, args []string, s Streams) er
 		if rec.Path != path {
 			flush()
 			path, language, fileEnd = rec.Path, rec.Language, 0
+			if rec.HostLanguage != "" {
+				language = rec.HostLanguage // a file counts in its own language, its chunks in theirs
+			}
 		}
 		fileEnd = max(fileEnd, rec.EndByte)
 		summary.AddChunk(rec.Language, rec.Size)

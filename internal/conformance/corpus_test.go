@@ -17,9 +17,11 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/inject"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/parse"
+	"github.com/castchunk/castchunk/internal/record"
 )
 
 // corpusDir holds the source files the tests run over; goldenDir their
@@ -35,12 +37,13 @@ var budgets = []int{50, 100, 300, 1000, 2000}
 // corpusFile is one file of the corpus with what the checks need of it,
 // computed here independently of the chunker packages.
 type corpusFile struct {
-	rel    string // path under corpusDir, '/'-separated
-	lang   *lang.Language
-	src    []byte
-	prefix []int // prefix[i]: non-whitespace code points starting before byte i
-	lines  []int // byte offsets of every '\n'
-	nodes  []node
+	rel     string // path under corpusDir, '/'-separated
+	lang    *lang.Language
+	src     []byte
+	prefix  []int // prefix[i]: non-whitespace code points starting before byte i
+	lines   []int // byte offsets of every '\n'
+	nodes   []node
+	regions []record.Region // its embedded regions, as its records say them
 }
 
 // node is one syntax node of a file's tree, in pre-order.
@@ -151,50 +154,69 @@ func newCorpusFile(p *parse.Parser, rel string, l *lang.Language, src []byte) (*
 	if err != nil {
 		return nil, err
 	}
-	f.nodes = collectNodes(tree)
-	tree.Close()
+	defer tree.Close()
+	regions, err := injector().Regions(p, l, src, tree)
+	if err != nil {
+		return nil, err
+	}
+	defer inject.Close(regions)
+	f.nodes = collectNodes(tree, regions)
+	f.regions = inject.Records(regions)
 	return f, nil
 }
 
 // collectNodes lists every node of the tree, named and anonymous, in
-// pre-order, walking with a TreeCursor and no recursion.
-func collectNodes(tree *sitter.Tree) []node {
-	c := tree.Walk()
-	defer c.Close()
-	var nodes []node
-	var stack []int // stack[d]: the node being visited at depth d
-	for {
-		n := c.Node()
-		d := int(c.Depth())
-		stack = stack[:d]
-		parent := -1
-		if d > 0 {
-			parent = stack[d-1]
+// pre-order, without recursion, as the chunkers see it: a node that is an
+// embedded region's (its byte range is one of regions') has the children of
+// the region's tree's root instead of its own.
+func collectNodes(tree *sitter.Tree, regions []inject.Region) []node {
+	embedded := map[[2]uint]*sitter.Tree{}
+	for _, r := range regions {
+		if r.Tree != nil {
+			embedded[[2]uint{uint(r.Start), uint(r.End)}] = r.Tree
 		}
+	}
+	kids := func(n *sitter.Node) []sitter.Node {
+		if t, ok := embedded[[2]uint{n.StartByte(), n.EndByte()}]; ok {
+			n = t.RootNode()
+		}
+		out := make([]sitter.Node, 0, n.ChildCount())
+		for i := uint(0); i < n.ChildCount(); i++ {
+			out = append(out, *n.Child(i))
+		}
+		return out
+	}
+	type visit struct {
+		n      sitter.Node
+		depth  int
+		parent int
+	}
+	var nodes []node
+	stack := []visit{{n: *tree.RootNode(), parent: -1}}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n := &v.n
+		children := kids(n)
 		idx := len(nodes)
 		nodes = append(nodes, node{
 			start: int(n.StartByte()), end: int(n.EndByte()), kind: n.Kind(),
-			named: n.IsNamed(), extra: n.IsExtra(), leaf: n.ChildCount() == 0,
+			named: n.IsNamed(), extra: n.IsExtra(), leaf: len(children) == 0,
 			broken: n.IsError() || n.IsMissing(),
-			depth:  d, parent: parent, prev: -1, next: -1, lastKid: -1,
+			depth:  v.depth, parent: v.parent, prev: -1, next: -1, lastKid: -1,
 		})
-		if parent >= 0 {
-			if last := nodes[parent].lastKid; last >= 0 {
+		if p := v.parent; p >= 0 {
+			if last := nodes[p].lastKid; last >= 0 {
 				nodes[idx].prev = last
 				nodes[last].next = idx
 			}
-			nodes[parent].lastKid = idx
+			nodes[p].lastKid = idx
 		}
-		stack = append(stack, idx)
-		if c.GotoFirstChild() {
-			continue
-		}
-		for !c.GotoNextSibling() {
-			if !c.GotoParent() {
-				return nodes
-			}
+		for i := len(children) - 1; i >= 0; i-- {
+			stack = append(stack, visit{n: children[i], depth: v.depth + 1, parent: idx})
 		}
 	}
+	return nodes
 }
 
 // methods is the method registry, the one list of chunkers every test
@@ -218,6 +240,25 @@ type config struct {
 // lives as long as the test binary.
 var reparser = sync.OnceValue(func() *parse.Parser { return parse.New(10 * time.Second) })
 
+// injector finds the embedded regions of the files reparser parses, as
+// the pipeline does.
+var injector = sync.OnceValue(inject.NewFinder)
+
+// parseWithRegions parses f afresh, with its embedded regions (a Markdown
+// fence's code, an HTML page's scripts), as the pipeline hands them to a
+// chunker. Close both.
+func parseWithRegions(f *corpusFile) (*sitter.Tree, []inject.Region) {
+	tree, err := reparser().Parse(f.src, f.lang)
+	if err != nil {
+		panic(f.rel + ": " + err.Error())
+	}
+	regions, err := injector().Regions(reparser(), f.lang, f.src, tree)
+	if err != nil {
+		panic(f.rel + ": " + err.Error())
+	}
+	return tree, regions
+}
+
 // newConfig makes the chunker of s, which must pass its Check, for as long
 // as the test runs.
 func newConfig(t testing.TB, s chunk.Setup) config {
@@ -230,12 +271,10 @@ func newConfig(t testing.TB, s chunk.Setup) config {
 	return config{Setup: s, name: configName(s), overlap: s.Overlapping(), chunk: func(f *corpusFile) []chunk.Span {
 		in := chunk.Input{Src: f.src, Budget: chunk.Budget{Size: s.Budget}}
 		if s.Method.NeedsTree {
-			tree, err := reparser().Parse(f.src, f.lang)
-			if err != nil {
-				panic(f.rel + ": " + err.Error())
-			}
+			tree, regions := parseWithRegions(f)
 			defer tree.Close()
-			in.Tree = tree
+			defer inject.Close(regions)
+			in.Tree, in.Embedded = tree, inject.ForChunker(regions)
 		}
 		return append([]chunk.Span(nil), c.Chunk(in)...)
 	}}

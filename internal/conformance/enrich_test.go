@@ -9,6 +9,7 @@ import (
 
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/enrich"
+	"github.com/castchunk/castchunk/internal/inject"
 	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/tokens"
 )
@@ -41,13 +42,11 @@ func checkEmbedBudgets(t *testing.T, ms []*chunk.Method) {
 				defer w.Close()
 				checked := 0
 				for _, f := range files {
-					tree, err := reparser().Parse(f.src, f.lang)
-					if err != nil {
-						t.Fatalf("%s: %v", f.rel, err)
-					}
-					in, err := w.Begin(f.rel, f.lang, f.src, tree, b)
+					tree, regions := parseWithRegions(f)
+					in, err := w.Begin(f.rel, f.lang, f.src, tree, regions, b)
 					if err != nil {
 						tree.Close()
+						inject.Close(regions)
 						t.Logf("%s: %v", f.rel, err) // a header longer than a small budget: said, not written
 						continue
 					}
@@ -56,6 +55,7 @@ func checkEmbedBudgets(t *testing.T, ms []*chunk.Method) {
 					}
 					spans, extras, err := w.Finish(ch.Chunk(in), b, c.overlap)
 					tree.Close()
+					inject.Close(regions)
 					if err != nil {
 						t.Errorf("%s: %v", f.rel, err)
 						continue

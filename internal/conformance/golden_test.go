@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/castchunk/castchunk/internal/record"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -34,20 +35,26 @@ func goldenSetups(ms []*chunk.Method) []chunk.Setup {
 	return out
 }
 
-// render is the reviewable form of a file's chunks: per chunk a header line,
-// then the content verbatim. A chunk that does not end with a line break is
+// render is the reviewable form of a file's chunks: per chunk a header line
+// (ending with the chunk's language when it lies in an embedded region, a
+// Markdown fence's rust), then the content verbatim. A chunk that does not end with a line break is
 // followed by one and a marker line, as diff marks a missing final newline,
 // so that the next header starts on a line of its own.
 func render(f *corpusFile, spans []chunk.Span) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s: %d bytes, %d chunks\n", f.rel, len(f.src), len(spans))
+	file := record.File{Language: f.lang.Name, Src: f.src, Regions: f.regions}
 	for i, s := range spans {
 		last := s.End - 1
 		if last < s.Start {
 			last = s.Start
 		}
-		fmt.Fprintf(&b, "--- chunk %d  bytes [%d,%d)  lines %d-%d  size %d\n",
+		fmt.Fprintf(&b, "--- chunk %d  bytes [%d,%d)  lines %d-%d  size %d",
 			i, s.Start, s.End, f.line(s.Start), f.line(last), s.Size)
+		if l := file.LanguageAt(s.Start, s.End); l != f.lang.Name {
+			fmt.Fprintf(&b, "  %s", l) // in an embedded region
+		}
+		b.WriteByte('\n')
 		b.Write(f.src[s.Start:s.End])
 		if s.End > s.Start && f.src[s.End-1] != '\n' {
 			b.WriteString("\n\\ no line break at the end of the chunk\n")

@@ -47,7 +47,7 @@ func TestDeepNestBounded(t *testing.T) {
 			w := NewWorker(o)
 			defer w.Close()
 			b := chunk.Budget{Size: 400}
-			if _, err := w.Begin("d.json", l, []byte(src), tree, b); err != nil {
+			if _, err := w.Begin("d.json", l, []byte(src), tree, nil, b); err != nil {
 				t.Fatal(err)
 			}
 			var cuts []int
@@ -111,7 +111,7 @@ func TestDeepNestLinearWork(t *testing.T) {
 		}
 		spans := spansAt(src, append(cuts, len(src))...)
 		var err error
-		begin = allocated(func() { _, err = w.Begin("d.json", l, []byte(src), tree, b) })
+		begin = allocated(func() { _, err = w.Begin("d.json", l, []byte(src), tree, nil, b) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -209,7 +209,7 @@ func TestCheckBoundedScope(t *testing.T) {
 	w := NewWorker(o)
 	defer w.Close()
 	b := chunk.Budget{Size: 1000}
-	if _, err := w.Begin("d.json", l, []byte(src), tree, b); err != nil {
+	if _, err := w.Begin("d.json", l, []byte(src), tree, nil, b); err != nil {
 		t.Fatal(err)
 	}
 	spans, right, err := w.Finish(spansAt(src, 0, 300, len(src)), b, false)
@@ -282,7 +282,7 @@ func TestLongestHeaderWork(t *testing.T) {
 	path := strings.Repeat("long/", 60) + "d.json"
 	w := NewWorker(Options{Text: true, Encoding: enc, MaxTokens: 1 << 20})
 	defer w.Close()
-	if _, err := w.Begin(path, l, []byte(src), tree, chunk.Budget{Size: 1 << 20}); err != nil {
+	if _, err := w.Begin(path, l, []byte(src), tree, nil, chunk.Budget{Size: 1 << 20}); err != nil {
 		t.Fatal(err)
 	}
 	var size, toks int

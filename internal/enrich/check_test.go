@@ -45,7 +45,7 @@ func TestCheckAcceptsWhatTheWorkerMakes(t *testing.T) {
 			name := fmt.Sprintf("%s %q", f.name, o.Key())
 			w := NewWorker(o)
 			b := chunk.Budget{Size: 90, Tokens: o.MaxTokens}
-			if _, err := w.Begin(f.name, l, []byte(f.src), tree, b); err != nil {
+			if _, err := w.Begin(f.name, l, []byte(f.src), tree, nil, b); err != nil {
 				w.Close()
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -74,7 +74,7 @@ func TestCheckRefusesWhatIsWrong(t *testing.T) {
 	w := NewWorker(all)
 	defer w.Close()
 	b := chunk.Budget{Size: 200, Tokens: 20}
-	if _, err := w.Begin("a.py", l, []byte(pySrc), tree, b); err != nil {
+	if _, err := w.Begin("a.py", l, []byte(pySrc), tree, nil, b); err != nil {
 		t.Fatal(err)
 	}
 	spans, right, err := w.Finish(spansAt(pySrc, 0, 49, 80, 140), b, false)

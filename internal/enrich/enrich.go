@@ -18,6 +18,7 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/inject"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/outline"
 	"github.com/castchunk/castchunk/internal/record"
@@ -134,24 +135,39 @@ func (w *Worker) Close() {
 	}
 }
 
-// Begin starts on a file: it finds the file's definitions (none when l or
-// tree is nil: text no grammar parses) and returns the chunker's input,
+// Begin starts on a file: it finds the file's definitions, its embedded
+// regions' among them (none when l or tree is nil: text no grammar
+// parses), and returns the chunker's input, with the regions,
 // whose budget is b less the room the file's longest header needs, with
 // the file's token starts when tokens are bounded. The input is valid
 // until the next Begin.
-func (w *Worker) Begin(path string, l *lang.Language, src []byte, tree *sitter.Tree, b chunk.Budget) (chunk.Input, error) {
+func (w *Worker) Begin(path string, l *lang.Language, src []byte, tree *sitter.Tree, regions []inject.Region, b chunk.Budget) (chunk.Input, error) {
 	w.path, w.src, w.defs, w.index = path, src, nil, nil
 	if w.opt.NeedsDefs() && l != nil && tree != nil {
 		defs, err := w.finder.Find(l, src, tree)
 		if err != nil {
 			return chunk.Input{}, err
 		}
+		lists := [][]outline.Def{defs}
+		for _, r := range regions {
+			if r.Tree == nil {
+				continue
+			}
+			inner, err := w.finder.Find(r.Lang, src, r.Tree)
+			if err != nil {
+				return chunk.Input{}, err
+			}
+			lists = append(lists, inner)
+		}
 		w.defs = defs
+		if len(lists) > 1 {
+			w.defs = outline.Merge(lists...)
+		}
 	}
 	if w.opt.NeedsDefs() {
 		w.index = outline.NewIndex(w.defs)
 	}
-	in := chunk.Input{Src: src, Tree: tree, Budget: b}
+	in := chunk.Input{Src: src, Tree: tree, Budget: b, Embedded: inject.ForChunker(regions)}
 	if w.opt.MaxTokens > 0 {
 		in.Budget.Tokens = w.opt.MaxTokens
 		w.starts = w.counter.AppendStarts(w.starts[:0], src)

@@ -61,7 +61,7 @@ func TestFinishRefits(t *testing.T) {
 	w := NewWorker(Options{Text: true})
 	defer w.Close()
 	b := chunk.Budget{Size: 12}
-	if _, err := w.Begin("p.txt", nil, src, nil, b); err != nil {
+	if _, err := w.Begin("p.txt", nil, src, nil, nil, b); err != nil {
 		t.Fatal(err)
 	}
 	spans := []chunk.Span{{Start: 0, End: len(src), Size: 12}}

@@ -111,7 +111,7 @@ func TestWorkerPython(t *testing.T) {
 	w := NewWorker(Options{Context: true, Encoding: enc, Text: true})
 	defer w.Close()
 	b := chunk.Budget{Size: 1000}
-	in, err := w.Begin("src/app.py", l, []byte(pySrc), tree, b)
+	in, err := w.Begin("src/app.py", l, []byte(pySrc), tree, nil, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestWorkerGo(t *testing.T) {
 	w := NewWorker(Options{Context: true, Text: true})
 	defer w.Close()
 	b := chunk.Budget{Size: 500}
-	in, err := w.Begin("pkg/p.go", l, []byte(goSrc), tree, b)
+	in, err := w.Begin("pkg/p.go", l, []byte(goSrc), tree, nil, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestWorkerOptionsApart(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			w := NewWorker(c.opt)
 			defer w.Close()
-			in, err := w.Begin("a.py", l, []byte(pySrc), tree, b)
+			in, err := w.Begin("a.py", l, []byte(pySrc), tree, nil, b)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -275,7 +275,7 @@ func TestFinishSplitsOnTokens(t *testing.T) {
 	w := NewWorker(Options{Encoding: enc, MaxTokens: 20})
 	defer w.Close()
 	b := chunk.Budget{Size: 1000, Tokens: 20}
-	in, err := w.Begin("src/app.py", l, []byte(pySrc), tree, b)
+	in, err := w.Begin("src/app.py", l, []byte(pySrc), tree, nil, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +307,7 @@ func TestFinishSplitsWithHeaders(t *testing.T) {
 	w := NewWorker(Options{Context: true, Encoding: enc, MaxTokens: 24, Text: true})
 	defer w.Close()
 	b := chunk.Budget{Size: 1000, Tokens: 24}
-	in, err := w.Begin("src/app.py", l, []byte(pySrc), tree, b)
+	in, err := w.Begin("src/app.py", l, []byte(pySrc), tree, nil, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +342,7 @@ func TestFinishSplitsOnSize(t *testing.T) {
 	w := NewWorker(Options{Context: true, Text: true})
 	defer w.Close()
 	b := chunk.Budget{Size: 30}
-	if _, err := w.Begin("p.go", l, []byte(goSrc), tree, b); err != nil {
+	if _, err := w.Begin("p.go", l, []byte(goSrc), tree, nil, b); err != nil {
 		t.Fatal(err)
 	}
 	got, extras, err := w.Finish(spansAt(goSrc, 0, 88), b, false)
@@ -372,7 +372,7 @@ func TestFinishOverlapping(t *testing.T) {
 	w := NewWorker(Options{Text: true})
 	defer w.Close()
 	b := chunk.Budget{Size: 12}
-	if _, err := w.Begin("p.txt", nil, []byte(src), nil, b); err != nil {
+	if _, err := w.Begin("p.txt", nil, []byte(src), nil, nil, b); err != nil {
 		t.Fatal(err)
 	}
 	// Two windows of two lines, overlapping by one: each text is 5+8 = 13.
@@ -438,7 +438,7 @@ func TestBeginHeaderTooLong(t *testing.T) {
 			if c.lang {
 				ll, tr = l, tree
 			}
-			in, err := w.Begin(c.path, ll, []byte(pySrc), tr, c.b)
+			in, err := w.Begin(c.path, ll, []byte(pySrc), tr, nil, c.b)
 			if c.errWant != "" {
 				if err == nil || err.Error() != c.errWant {
 					t.Errorf("Begin error = %v, want %q", err, c.errWant)
@@ -464,7 +464,7 @@ func TestFinishNothingFits(t *testing.T) {
 	w := NewWorker(Options{Text: true})
 	defer w.Close()
 	src := "abc\n"
-	if _, err := w.Begin("p.txt", nil, []byte(src), nil, chunk.Budget{Size: 100}); err != nil {
+	if _, err := w.Begin("p.txt", nil, []byte(src), nil, nil, chunk.Budget{Size: 100}); err != nil {
 		t.Fatal(err)
 	}
 	spans, extras, err := w.Finish(spansAt(src, 0, 4), chunk.Budget{Size: 5}, false)
@@ -485,7 +485,7 @@ func TestWorkerReuse(t *testing.T) {
 	defer w.Close()
 	b := chunk.Budget{Size: 100, Tokens: 64}
 	for round := range 2 {
-		in, err := w.Begin("src/app.py", l, []byte(pySrc), tree, b)
+		in, err := w.Begin("src/app.py", l, []byte(pySrc), tree, nil, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -498,7 +498,7 @@ func TestWorkerReuse(t *testing.T) {
 		// Plain text: no definitions; the header is the path alone
 		// ("notes.txt\n": 9 characters, 3 tokens).
 		txt := "see App.handle\n"
-		in, err = w.Begin("notes.txt", nil, []byte(txt), nil, b)
+		in, err = w.Begin("notes.txt", nil, []byte(txt), nil, nil, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -522,7 +522,7 @@ func TestWorkerReuse(t *testing.T) {
 func TestFinishNoSpans(t *testing.T) {
 	w := NewWorker(Options{Context: true, Text: true})
 	defer w.Close()
-	if _, err := w.Begin("empty.py", nil, nil, nil, chunk.Budget{Size: 100}); err != nil {
+	if _, err := w.Begin("empty.py", nil, nil, nil, nil, chunk.Budget{Size: 100}); err != nil {
 		t.Fatal(err)
 	}
 	spans, extras, err := w.Finish(nil, chunk.Budget{Size: 100}, false)

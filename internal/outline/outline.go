@@ -401,6 +401,25 @@ func (c *compiled) read(pattern uint, caps []capture, src []byte) (found, bool) 
 	return d, true
 }
 
+// Merge returns the definitions of several trees of one file (the file's
+// and its embedded regions', each sorted as Find returns them) in one
+// list, in Find's order: by Start, and of two starting together the
+// longer first, so that an enclosing definition comes before what it
+// holds.
+func Merge(lists ...[]Def) []Def {
+	var all []Def
+	for _, l := range lists {
+		all = append(all, l...)
+	}
+	slices.SortStableFunc(all, func(a, b Def) int {
+		if a.Start != b.Start {
+			return cmp.Compare(a.Start, b.Start)
+		}
+		return cmp.Compare(b.End, a.End)
+	})
+	return all
+}
+
 // sortDedup orders the matches by Start, End descending, then pattern, and
 // keeps the first of each byte range. The sort is stable: of two matches of
 // one pattern on one node (a C declaration of two functions, `int f(void),

@@ -131,6 +131,19 @@ func (p *Parser) Parse(src []byte, l *lang.Language) (*sitter.Tree, error) {
 	return tree, nil
 }
 
+// ParseRanges parses only the ranges of src, as language l (tree-sitter's
+// included ranges): the tree's offsets are src's, and what lies between the
+// ranges is not seen. An embedded region (a Markdown fence's code, an HTML
+// <script>) is parsed so. The ranges must be sorted and not overlap. The
+// caller must Close the tree.
+func (p *Parser) ParseRanges(src []byte, l *lang.Language, ranges []sitter.Range) (*sitter.Tree, error) {
+	if err := p.parser.SetIncludedRanges(ranges); err != nil {
+		return nil, fmt.Errorf("embedded %s: %w", l.Name, err)
+	}
+	defer p.parser.SetIncludedRanges(nil) // the next parse reads the whole text
+	return p.Parse(src, l)
+}
+
 // ReleaseMemory hands memory that freed trees left in the C heap back to
 // the operating system. A big file's tree takes tens of bytes per byte of
 // source; without this, glibc keeps that memory after the tree is freed and

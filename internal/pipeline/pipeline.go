@@ -20,6 +20,7 @@ import (
 	"github.com/castchunk/castchunk/internal/cache"
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/enrich"
+	"github.com/castchunk/castchunk/internal/inject"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/parse"
@@ -68,19 +69,20 @@ func (c Config) NewJob(f plan.File, osPath string, size int64) Job {
 // Result is the outcome for one file, delivered in job order.
 type Result struct {
 	Job             Job
-	Outcome         plan.Fate      // Chunked, a reason it was left out, or Failed
-	Message         string         // for the user: why the file was left out, or why it fell back; "" when all went well
-	Lang            *lang.Language // the grammar it was parsed with; nil for text and for files left out
-	Language        string         // the language written into records: the grammar's, or a text name
-	Method          *chunk.Method  // the method that made Spans: the configured one, or the fallback after a failed parse
-	Src             []byte         // the file; valid until the sink returns
-	Spans           []chunk.Span   // its chunks, in order
-	Extras          []record.Extra // what Config.Enrich adds to each span; nil when it asks for nothing
-	HasSyntaxErrors bool           // the tree has syntax errors (chunked anyway)
-	Cached          bool           // the spans (and Extras) came from the cache
-	Parsed          bool           // the file was parsed in this run: never on a cache hit
-	Enriched        bool           // package enrich worked on the file in this run (definitions, tokens): never on a cache hit
-	CacheErr        error          // the cache could not store the result (the run goes on)
+	Outcome         plan.Fate       // Chunked, a reason it was left out, or Failed
+	Message         string          // for the user: why the file was left out, or why it fell back; "" when all went well
+	Lang            *lang.Language  // the grammar it was parsed with; nil for text and for files left out
+	Language        string          // the language written into records: the grammar's, or a text name
+	Method          *chunk.Method   // the method that made Spans: the configured one, or the fallback after a failed parse
+	Src             []byte          // the file; valid until the sink returns
+	Spans           []chunk.Span    // its chunks, in order
+	Extras          []record.Extra  // what Config.Enrich adds to each span; nil when it asks for nothing
+	Regions         []record.Region // the embedded regions (package inject) and their languages; nil when none
+	HasSyntaxErrors bool            // the tree has syntax errors (chunked anyway)
+	Cached          bool            // the spans (and Extras) came from the cache
+	Parsed          bool            // the file was parsed in this run: never on a cache hit
+	Enriched        bool            // package enrich worked on the file in this run (definitions, tokens): never on a cache hit
+	CacheErr        error           // the cache could not store the result (the run goes on)
 }
 
 // maxInFlight is the most files between being handed to a worker and being
@@ -193,6 +195,7 @@ type worker struct {
 	fallbackChunker chunk.Chunker  // made when first needed
 	sizer           chunk.Sizer    // checks cache entries
 	enrich          *enrich.Worker // nil when Config.Enrich asks for nothing
+	inject          *inject.Finder // finds embedded regions
 	free            chan []byte    // read buffers to reuse
 	ctx             context.Context
 	big             chan struct{} // one big file parsed at a time (bigParse); nil: no limit
@@ -213,6 +216,7 @@ func newWorker(cfg Config, free chan []byte) *worker {
 		parser:   parse.New(cfg.ParseTimeout),
 		chunker:  cfg.Setup.New(),
 		fallback: method.Fallback(cfg.Setup.Budget),
+		inject:   inject.NewFinder(),
 	}
 	if cfg.Enrich.Any() {
 		w.enrich = enrich.NewWorker(cfg.Enrich)
@@ -222,6 +226,7 @@ func newWorker(cfg Config, free chan []byte) *worker {
 
 func (w *worker) close() {
 	w.parser.Close()
+	w.inject.Close()
 	w.chunker.Close()
 	if w.fallbackChunker != nil {
 		w.fallbackChunker.Close()
@@ -362,14 +367,14 @@ func (w *worker) cachedChunk(r *Result, src []byte) ([]chunk.Span, error) {
 	setup, _ := w.setup(r)
 	if e, ok := c.Get(key); ok {
 		if w.valid(setup, e, r.Job.Path, src) {
-			r.Method, r.HasSyntaxErrors, r.Extras, r.Cached = setup.Method, e.Syntax, e.Extras, true
+			r.Method, r.HasSyntaxErrors, r.Extras, r.Regions, r.Cached = setup.Method, e.Syntax, e.Extras, e.Regions, true
 			return e.Spans, nil
 		}
 		c.Remove(key) // its checksum held, but it is wrong for this file
 	}
 	spans, parsed, err := w.chunk(r, src)
 	if err == nil && parsed && r.Method == setup.Method {
-		r.CacheErr = c.Put(key, cache.Entry{Method: r.Method.Name, Syntax: r.HasSyntaxErrors, Spans: spans, Extras: r.Extras})
+		r.CacheErr = c.Put(key, cache.Entry{Method: r.Method.Name, Syntax: r.HasSyntaxErrors, Spans: spans, Extras: r.Extras, Regions: r.Regions})
 	}
 	return spans, err
 }
@@ -395,7 +400,20 @@ func (w *worker) valid(s chunk.Setup, e cache.Entry, path string, src []byte) bo
 	} else if !w.validWindows(s, e.Spans, src) {
 		return false
 	}
-	return w.cfg.Enrich.Check(path, src, e.Spans, e.Extras, s.Budget) == nil
+	return validRegions(e.Regions, len(src)) && w.cfg.Enrich.Check(path, src, e.Spans, e.Extras, s.Budget) == nil
+}
+
+// validRegions checks a cache entry's regions: in order, apart, within the
+// file of n bytes, each in a language castchunk knows.
+func validRegions(regions []record.Region, n int) bool {
+	prev := 0
+	for _, g := range regions {
+		if g.From < prev || g.Start < g.From || g.End <= g.Start || g.To < g.End || g.To > n || lang.ByName(g.Language) == nil {
+			return false
+		}
+		prev = g.To
+	}
+	return true
 }
 
 // validWindows checks overlapping windows: starts and ends in order, sizes
@@ -427,7 +445,7 @@ func (w *worker) chunk(r *Result, src []byte) (spans []chunk.Span, parsed bool, 
 	var tree *sitter.Tree
 	needTree := setup.Method.NeedsTree
 	parsed = true
-	if needTree || w.enrich != nil && w.cfg.Enrich.NeedsDefs() && r.Lang != nil {
+	if needTree || inject.Has(r.Lang) || w.enrich != nil && w.cfg.Enrich.NeedsDefs() && r.Lang != nil {
 		r.Parsed = true
 		release, werr := w.bigFile(len(src))
 		if werr != nil {
@@ -448,21 +466,29 @@ func (w *worker) chunk(r *Result, src []byte) (spans []chunk.Span, parsed bool, 
 		}
 	}
 	defer w.closeTree(tree, len(src))
+	var regions []inject.Region
+	if tree != nil {
+		if regions, err = w.inject.Regions(w.parser, r.Lang, src, tree); err != nil {
+			return nil, false, err
+		}
+		defer inject.Close(regions)
+		r.Regions = inject.Records(regions)
+	}
 	r.Method = setup.Method
 	if tree != nil && setup.Method.NeedsTree {
 		r.HasSyntaxErrors = tree.RootNode().HasError()
 	}
 	budget := chunk.Budget{Size: setup.Budget}
-	in := chunk.Input{Src: src, Tree: tree, Budget: budget}
+	in := chunk.Input{Src: src, Tree: tree, Budget: budget, Embedded: inject.ForChunker(regions)}
 	if w.enrich != nil {
 		r.Enriched = true
 		budget.Tokens = w.cfg.Enrich.MaxTokens
-		if in, err = w.enrich.Begin(r.Job.Path, r.Lang, src, tree, budget); err != nil {
+		if in, err = w.enrich.Begin(r.Job.Path, r.Lang, src, tree, regions, budget); err != nil {
 			return nil, false, err
 		}
 	}
 	if !setup.Method.NeedsTree {
-		in.Tree = nil // the method is the same with or without a tree
+		in.Tree, in.Embedded = nil, nil // the method is the same with or without a tree
 	}
 	spans = chunker.Chunk(in)
 	if w.enrich != nil {

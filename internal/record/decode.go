@@ -491,7 +491,7 @@ func (d *Decoder) missing(schema *Schema) string {
 // needs reports whether a record must have f.
 func (d *Decoder) needs(f *Field) bool {
 	if d.Strict || d.Need == nil {
-		return !f.Optional
+		return !f.Optional && f.Omit == nil
 	}
 	return slices.Contains(d.Need, f.Name)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
+	"sort"
 	"strconv"
 	"sync"
 	"unicode"
@@ -24,6 +25,61 @@ type File struct {
 	// embedding text), one per span; nil when it adds nothing. The
 	// optional fields that read them need them.
 	Extras []Extra
+	// Regions are the file's embedded regions (code in another language,
+	// a Markdown fence's Rust), sorted and apart: a chunk that lies inside
+	// one has its language, and the file's records say the file's own
+	// language in host_language.
+	Regions []Region
+}
+
+// Region is an embedded region: bytes [Start, End) of the file are code
+// in Language, and [From, To) the construct around it that is too (a
+// Markdown fence with its ``` lines, a <script> element with its tags).
+type Region struct {
+	Start, End int
+	From, To   int
+	Language   string
+}
+
+// LanguageAt returns the language of the chunk src[start:end): that of the
+// embedded region whose construct holds its text (its first and last
+// non-whitespace bytes) when some of that text is the region's code, else
+// the file's. A chunk of a fence's closing ``` alone, or of the tags
+// around a script, is the host's.
+func (f *File) LanguageAt(start, end int) string {
+	if len(f.Regions) == 0 {
+		return f.Language
+	}
+	first, last := start, end
+	for first < end && isSpaceByte(f.Src[first]) {
+		first++
+	}
+	for last > first && isSpaceByte(f.Src[last-1]) {
+		last--
+	}
+	if first == last {
+		return f.Language
+	}
+	i := sort.Search(len(f.Regions), func(i int) bool { return f.Regions[i].To > first })
+	if i == len(f.Regions) {
+		return f.Language
+	}
+	g := f.Regions[i]
+	if g.From > first || last > g.To {
+		return f.Language
+	}
+	for p := max(first, g.Start); p < min(last, g.End); p++ {
+		if !isSpaceByte(f.Src[p]) {
+			return g.Language
+		}
+	}
+	return f.Language
+}
+
+// isSpaceByte reports whether c is ASCII white space: region edges lie on
+// line breaks, so the rest of unicode.IsSpace need not move them.
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
 // Extra is what a run adds to one chunk beyond its bytes: the values of the
@@ -302,6 +358,7 @@ func (e *Encoder) nextChunk() *Chunk {
 	c.StartLine = e.curLine
 	c.EndLine = e.curLine + bytes.Count(src[s.Start:s.End-1], newline)
 	c.Content = src[s.Start:s.End]
+	c.Language = e.file.LanguageAt(s.Start, s.End)
 	if e.file.Extras != nil {
 		c.Extra = &e.file.Extras[e.next]
 	}
@@ -335,8 +392,11 @@ func (e *Encoder) planFile() error {
 	e.plan, e.lits = e.plan[:0], e.lits[:0]
 	from := 0
 	e.chunk = Chunk{File: &e.file}
-	for i, fd := range schema.fields {
-		if i == 0 {
+	for _, fd := range schema.fields {
+		if fd.Omit != nil && fd.Omit(&e.file) {
+			continue // not in this file's records
+		}
+		if len(e.lits) == 0 {
 			e.lits = append(e.lits, '{')
 		} else {
 			e.lits = append(e.lits, ',')
@@ -422,6 +482,12 @@ func AppendFile(dst []byte, f File, spans []chunk.Span) ([]byte, error) {
 // pass records through use it, and tests compare it with AppendFile.
 func (e *Encoder) AppendRecord(dst []byte, r *Record) ([]byte, error) {
 	e.file = File{Path: r.Path, Language: r.Language, Method: r.Method}
+	if r.HostLanguage != "" {
+		// The record's own language is that of a region holding it.
+		e.file.Language = r.HostLanguage
+		e.file.Src = []byte(r.Content)
+		e.file.Regions = []Region{{Start: 0, End: len(r.Content), To: len(r.Content), Language: r.Language}}
+	}
 	defer e.End()
 	if err := e.planFile(); err != nil {
 		return dst, err
@@ -429,7 +495,7 @@ func (e *Encoder) AppendRecord(dst []byte, r *Record) ([]byte, error) {
 	e.chunk = Chunk{
 		File: &e.file, Index: r.Index, StartLine: r.StartLine, EndLine: r.EndLine,
 		StartByte: r.StartByte, EndByte: r.EndByte, Size: r.Size,
-		Content: []byte(r.Content), ID: []byte(r.ID),
+		Content: []byte(r.Content), ID: []byte(r.ID), Language: r.Language,
 	}
 	orig := len(dst)
 	dst, err := e.appendChunk(dst, &e.chunk)

@@ -162,7 +162,7 @@ func jsonRecord(line []byte) (Record, bool) {
 		}
 	}
 	for _, f := range schema.fields {
-		if !f.Optional && !seen[f.Name] {
+		if !f.Optional && f.Omit == nil && !seen[f.Name] {
 			return r, false
 		}
 	}

@@ -74,7 +74,7 @@ func parquetSchema(s *Schema) (*parquet.Schema, error) {
 		switch f.Type {
 		case String:
 			t = reflect.TypeFor[string]()
-			if f.PerFile {
+			if f.PerFile || f.Dict {
 				tag += ",dict"
 			}
 		case Int:
@@ -137,7 +137,7 @@ func newParquetWith(w io.Writer, s *Schema, cfg pqConfig) (*pq, error) {
 			col += 3
 			continue
 		}
-		if f.Type == String && !f.PerFile {
+		if f.Type == String && !f.PerFile && !f.Dict {
 			opts = append(opts, parquet.SkipPageStatistics(f.Name), parquet.SkipPageBounds(f.Name))
 		}
 		col++

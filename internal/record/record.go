@@ -62,17 +62,21 @@ const IDLen = 32
 
 // Record is one decoded output line.
 type Record struct {
-	ID        string
-	Path      string
-	Language  string
-	Method    string
-	Index     int
-	StartLine int
-	EndLine   int
-	StartByte int
-	EndByte   int
-	Size      int
-	Content   string
+	ID       string
+	Path     string
+	Language string
+	// HostLanguage is the file's language when the file has embedded
+	// regions (Language is then the chunk's, maybe a region's); "" when
+	// the record has no host_language.
+	HostLanguage string
+	Method       string
+	Index        int
+	StartLine    int
+	EndLine      int
+	StartByte    int
+	EndByte      int
+	Size         int
+	Content      string
 	// The optional fields: empty (0) when the record has none of them.
 	Scope   string // scope's JSON text, as written
 	Defines string // defines' JSON text

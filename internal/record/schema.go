@@ -32,6 +32,13 @@ type Field struct {
 	// for an optional field; its help begins "with `--FLAG`:".
 	Flag    string
 	PerFile bool // the same in every record of a file: encoded once per file
+	// Omit, for a PerFile field, leaves it out of the records of the files
+	// it returns true for; readers accept records without it. Parquet,
+	// whose columns are fixed, stores "" then.
+	Omit func(f *File) bool
+	// Dict: the values are few (a language name): Parquet stores them in
+	// a dictionary, as it does PerFile strings.
+	Dict bool
 	// NeedsExtra: the value comes from what the run adds to each chunk
 	// (File.Extras), so a file without Extras cannot have this field.
 	NeedsExtra bool
@@ -74,6 +81,7 @@ type Chunk struct {
 	Content   []byte
 	ID        []byte // the id in hex
 	Extra     *Extra // what the run adds; nil when nothing
+	Language  string // File.LanguageAt the chunk
 }
 
 // fields is the record format, in the order records carry them.
@@ -92,10 +100,26 @@ var fields = []*Field{
 		},
 		Raw: rawPerFile(func(f *File) string { return f.Path }),
 		Set: func(r *Record, v Value) { r.Path = v.Str }},
-	{Name: "language", Type: String, PerFile: true, Help: "the language whose grammar parsed the file (`castchunk languages`)",
+	{Name: "language", Type: String, Dict: true, Help: "the language whose grammar parsed the chunk (`castchunk languages`): the file's, or that of the embedded region the chunk lies in (a Markdown fence's `rust`, an HTML page's `javascript`)",
+		Append: func(dst []byte, c *Chunk) ([]byte, error) {
+			dst, _, bad := appendString(dst, []byte(c.Language))
+			if bad >= 0 {
+				return dst, fmt.Errorf("%s: %q is not valid UTF-8", c.File.Path, c.Language)
+			}
+			return dst, nil
+		},
+		Raw: rawString(func(c *Chunk) []byte { return []byte(c.Language) }),
+		Set: func(r *Record, v Value) { r.Language = v.Str }},
+	{Name: "host_language", Type: String, PerFile: true, Help: "the file's own language, in every record of a file that has embedded regions (code in another language: Markdown fences, HTML `<script>` and `<style>`); absent from the records of other files (Parquet: empty)",
+		Omit:   func(f *File) bool { return len(f.Regions) == 0 },
 		Append: perFileString(func(f *File) string { return f.Language }),
-		Raw:    rawPerFile(func(f *File) string { return f.Language }),
-		Set:    func(r *Record, v Value) { r.Language = v.Str }},
+		Raw: rawPerFile(func(f *File) string {
+			if len(f.Regions) == 0 {
+				return ""
+			}
+			return f.Language
+		}),
+		Set: func(r *Record, v Value) { r.HostLanguage = v.Str }},
 	{Name: "method", Type: String, PerFile: true, Help: "the method that made the chunk: `cast` or `sliding` (also for a file cast could not parse)",
 		Append: perFileString(func(f *File) string { return f.Method }),
 		Raw:    rawPerFile(func(f *File) string { return f.Method }),

@@ -87,7 +87,8 @@ type file struct {
 	unreadable bool
 	records    int           // records of this file checked so far
 	method     *chunk.Method // the method of its first record
-	language   string        // the language of its first record
+	language   string        // the language of its first record (its host_language, when it has one)
+	hosts      bool          // its first record has host_language
 	next       int           // index expected next
 	prevStart  int
 	covered    int // end of the text covered so far
@@ -246,35 +247,47 @@ func (v *Verifier) checkMethod(f *file, r *record.Record) {
 // --lang names when given, else the one the path's name gives (lang.ForPath:
 // its extension; a path whose name gives no language was chunked with
 // --lang: any language castchunk has is accepted), and the same for all
-// records of the file.
+// records of the file. A file with embedded regions (host_language) is
+// checked by that, the file's own language; each of its chunks is in it or
+// in another language castchunk has (a fence's, a script's).
 // A wrong language of the file is one problem, at its first record.
 func (v *Verifier) checkLanguage(f *file, r *record.Record) {
 	if r.Language == "" {
 		return // Check reports it
 	}
+	own := r.Language
+	if r.HostLanguage != "" {
+		own = r.HostLanguage
+		if r.Language != own && lang.ByName(r.Language) == nil {
+			v.problem(r, fmt.Sprintf("language %q of an embedded region is not one of %v", r.Language, lang.Names()))
+		}
+	}
 	if f.language != "" {
-		if r.Language != f.language {
-			v.problem(r, fmt.Sprintf("language %q differs from the file's first chunk (%s)", r.Language, f.language))
+		switch {
+		case own != f.language:
+			v.problem(r, fmt.Sprintf("language %q differs from the file's first chunk (%s)", own, f.language))
+		case (r.HostLanguage != "") != f.hosts:
+			v.problem(r, "host_language is in some records of the file and not in others")
 		}
 		return
 	}
-	f.language = r.Language
-	l := lang.ByName(r.Language)
+	f.language, f.hosts = own, r.HostLanguage != ""
+	l := lang.ByName(own)
 	byExt := lang.ForPath(r.Path)
 	switch {
 	case l == nil && byExt == nil && v.Lang == "":
 		// Text no grammar parses (chunk --all-text names it as GitHub does):
 		// any name, but never made by a method that reads a syntax tree.
 		if m := method.ByName(r.Method); m != nil && m.NeedsTree {
-			v.problem(r, fmt.Sprintf("language %q has no grammar, so method %s cannot have made this chunk", r.Language, r.Method))
+			v.problem(r, fmt.Sprintf("language %q has no grammar, so method %s cannot have made this chunk", own, r.Method))
 		}
 	case l == nil:
-		v.problem(r, fmt.Sprintf("language %q is not one of %v", r.Language, lang.Names()))
-	case v.Lang != "" && r.Language != v.Lang:
-		v.problem(r, fmt.Sprintf("language is %q, not %q as --lang says", r.Language, v.Lang))
+		v.problem(r, fmt.Sprintf("language %q is not one of %v", own, lang.Names()))
+	case v.Lang != "" && own != v.Lang:
+		v.problem(r, fmt.Sprintf("language is %q, not %q as --lang says", own, v.Lang))
 	case v.Lang == "" && byExt != nil && byExt != l && !v.attributesSay(r.Path, l):
 		v.problem(r, fmt.Sprintf("language is %q, but %s is %s by its name (if the records were made with chunk --lang %s, verify with --lang %s)",
-			r.Language, path.Base(r.Path), byExt.Name, r.Language, r.Language))
+			own, path.Base(r.Path), byExt.Name, own, own))
 	}
 }
 

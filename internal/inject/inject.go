@@ -1,0 +1,236 @@
+// Package inject finds the regions of a file written in another language
+// than the file's own (a Markdown fence's Rust, an HTML page's <script>, a
+// Vue component's <script lang="ts">) and parses each with its own grammar
+// over the file's bytes, through tree-sitter's included ranges, so that
+// every offset stays the file's. The host language's injection query
+// (lang.Language.InjectionQuery) says where the regions are and what they
+// are written in. One level only: a region's own regions (HTML inside a
+// fence inside Markdown) are not looked for.
+package inject
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/lang"
+	"github.com/castchunk/castchunk/internal/parse"
+	"github.com/castchunk/castchunk/internal/record"
+)
+
+// Region is one embedded region: the byte range of its code's node in the
+// host file (a fence's content), the range of the construct around it that
+// is still written in its language for a reader (the fence, its ``` lines
+// included: @injection.region, else the code's own range), its language
+// and its tree (nil when its parse gave up: the region is then chunked as
+// the host's text, still named by its language).
+type Region struct {
+	Start, End int // the code: what Tree describes
+	From, To   int // the construct around it, From <= Start, End <= To
+	Lang       *lang.Language
+	Tree       *sitter.Tree
+}
+
+// Finder finds regions. It is owned by one goroutine (a worker) and keeps
+// each host language's compiled query.
+type Finder struct {
+	queries map[*lang.Language]*query
+}
+
+// query is a host language's compiled injection query.
+type query struct {
+	q                        *sitter.Query
+	content, langCap, region int // capture indexes; -1 when the query has none
+}
+
+// NewFinder returns a Finder; Close frees its C memory.
+func NewFinder() *Finder { return &Finder{queries: map[*lang.Language]*query{}} }
+
+// Close frees the compiled queries.
+func (f *Finder) Close() {
+	for _, q := range f.queries {
+		if q != nil {
+			q.q.Close()
+		}
+	}
+	f.queries = nil
+}
+
+// Has reports whether files of the language can have regions.
+func Has(l *lang.Language) bool { return l != nil && l.InjectionQuery() != "" }
+
+// Regions returns the regions of src, a file of language host whose tree
+// is tree, each parsed with p, sorted by Start and apart (a region inside
+// another is left to the outer one). A region in the host's own language,
+// or in one castchunk has no grammar for, is not a region. Only a
+// cancelled parse is an error; Close the regions' trees when done.
+func (f *Finder) Regions(p *parse.Parser, host *lang.Language, src []byte, tree *sitter.Tree) ([]Region, error) {
+	q, err := f.query(host)
+	if q == nil || err != nil {
+		return nil, err
+	}
+	found := q.find(tree, src)
+	var out []Region
+	for _, c := range found {
+		if c.lang == host || len(out) > 0 && c.from < out[len(out)-1].To {
+			continue // the host's own language, or inside the region before it
+		}
+		r := Region{Start: c.start, End: c.end, From: c.from, To: c.to, Lang: c.lang}
+		r.Tree, err = p.ParseRanges(src, c.lang, c.ranges)
+		if errors.Is(err, parse.ErrCancelled) {
+			Close(out)
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// Close closes the regions' trees.
+func Close(regions []Region) {
+	for _, r := range regions {
+		if r.Tree != nil {
+			r.Tree.Close()
+		}
+	}
+}
+
+// ForChunker returns the regions as the chunkers take them.
+func ForChunker(regions []Region) []chunk.Embedded {
+	var out []chunk.Embedded
+	for _, r := range regions {
+		out = append(out, chunk.Embedded{Start: r.Start, End: r.End, Tree: r.Tree})
+	}
+	return out
+}
+
+// Records is what records say of the regions (record.File.Regions): where
+// their code and the construct around it are, and their languages' names.
+func Records(regions []Region) []record.Region {
+	var out []record.Region
+	for _, g := range regions {
+		out = append(out, record.Region{Start: g.Start, End: g.End, From: g.From, To: g.To, Language: g.Lang.Name})
+	}
+	return out
+}
+
+// query returns the host language's compiled injection query, nil when it
+// has none.
+func (f *Finder) query(host *lang.Language) (*query, error) {
+	if q, ok := f.queries[host]; ok {
+		return q, nil
+	}
+	text := host.InjectionQuery()
+	if text == "" {
+		f.queries[host] = nil
+		return nil, nil
+	}
+	q, qerr := sitter.NewQuery(host.Grammar(), text)
+	if qerr != nil {
+		// The queries are embedded and tested: a broken one is a build mistake.
+		return nil, fmt.Errorf("%s injection query: %w", host.Name, qerr)
+	}
+	c := &query{q: q, content: -1, langCap: -1, region: -1}
+	for i, name := range q.CaptureNames() {
+		switch name {
+		case "injection.content":
+			c.content = i
+		case "injection.language":
+			c.langCap = i
+		case "injection.region":
+			c.region = i
+		}
+	}
+	f.queries[host] = c
+	return c, nil
+}
+
+// candidate is a region a match found.
+type candidate struct {
+	start, end int
+	from, to   int
+	pattern    uint
+	lang       *lang.Language
+	ranges     []sitter.Range
+}
+
+// find runs the query over the tree: one candidate per content node, from
+// the first pattern (in the query file) that matches it, sorted by start.
+func (q *query) find(tree *sitter.Tree, src []byte) []candidate {
+	cursor := sitter.NewQueryCursor()
+	defer cursor.Close()
+	best := map[[2]uint]candidate{}
+	matches := cursor.Matches(q.q, tree.RootNode(), src)
+	for m := matches.Next(); m != nil; m = matches.Next() {
+		var content, region *sitter.Node
+		name, named := "", false
+		for _, c := range m.Captures {
+			switch int(c.Index) {
+			case q.content:
+				content = &c.Node
+			case q.region:
+				region = &c.Node
+			case q.langCap:
+				name, named = c.Node.Utf8Text(src), true
+			}
+		}
+		if !named {
+			for _, p := range q.q.PropertySettings(m.PatternIndex) {
+				if p.Key == "injection.language" && p.Value != nil {
+					name, named = *p.Value, true
+				}
+			}
+		}
+		if content == nil || !named {
+			continue
+		}
+		key := [2]uint{content.StartByte(), content.EndByte()}
+		if prev, ok := best[key]; ok && prev.pattern <= m.PatternIndex {
+			continue
+		}
+		c := candidate{start: int(key[0]), end: int(key[1]), from: int(key[0]), to: int(key[1]),
+			pattern: m.PatternIndex, lang: lang.ForInfoString(name), ranges: ranges(*content)}
+		if region != nil {
+			c.from, c.to = min(c.from, int(region.StartByte())), max(c.to, int(region.EndByte()))
+		}
+		best[key] = c
+	}
+	var out []candidate
+	for _, c := range best {
+		if c.lang != nil && c.end > c.start {
+			out = append(out, c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].from != out[j].from {
+			return out[i].from < out[j].from
+		}
+		return out[i].to > out[j].to
+	})
+	return out
+}
+
+// ranges are the included ranges of a region's content node: the node
+// without its named children, as tree-sitter's injections leave out the
+// children (a Markdown fence in a block quote leaves out each line's `> `,
+// its block_continuation children). Anonymous children are kept: the
+// Markdown grammar marks the punctuation in a fence's code so.
+func ranges(n sitter.Node) []sitter.Range {
+	var out []sitter.Range
+	start, startPoint := n.StartByte(), n.StartPosition()
+	add := func(end uint, endPoint sitter.Point) {
+		if end > start {
+			out = append(out, sitter.Range{StartByte: start, EndByte: end, StartPoint: startPoint, EndPoint: endPoint})
+		}
+	}
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		k := n.NamedChild(i)
+		add(k.StartByte(), k.StartPosition())
+		start, startPoint = k.EndByte(), k.EndPosition()
+	}
+	add(n.EndByte(), n.EndPosition())
+	return out
+}

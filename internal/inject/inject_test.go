@@ -1,0 +1,124 @@
+package inject
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/castchunk/castchunk/internal/lang"
+	"github.com/castchunk/castchunk/internal/parse"
+)
+
+// regionsOf parses src as host and describes its regions, one per line:
+// language, the code and the construct, and the kinds of the root's
+// children of the region's tree.
+func regionsOf(t *testing.T, host, src string) string {
+	t.Helper()
+	p := parse.New(0)
+	defer p.Close()
+	l := lang.ByName(host)
+	tree, err := p.Parse([]byte(src), l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	f := NewFinder()
+	defer f.Close()
+	regions, err := f.Regions(p, l, []byte(src), tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer Close(regions)
+	var b strings.Builder
+	for _, r := range regions {
+		fmt.Fprintf(&b, "%s %q in %q:", r.Lang.Name, src[r.Start:r.End], src[r.From:r.To])
+		root := r.Tree.RootNode()
+		for i := uint(0); i < root.ChildCount(); i++ {
+			fmt.Fprintf(&b, " %s", root.Child(i).Kind())
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func TestMarkdownRegions(t *testing.T) {
+	for _, c := range []struct{ name, src, want string }{
+		{"fence", "# T\n\n```rust\nfn a() {}\n```\n",
+			"rust \"fn a() {}\\n\" in \"```rust\\nfn a() {}\\n```\\n\": function_item\n"},
+		{"alias and attributes", "```py title=\"x.py\"\ndef f(): pass\n```\n",
+			"python \"def f(): pass\\n\" in \"```py title=\\\"x.py\\\"\\ndef f(): pass\\n```\\n\": function_definition\n"},
+		{"R Markdown's braces", "```{python, echo=FALSE}\nx = 1\n```\n",
+			"python \"x = 1\\n\" in \"```{python, echo=FALSE}\\nx = 1\\n```\\n\": expression_statement\n"},
+		{"unknown language", "```klingon\nqapla'\n```\n", ""},
+		{"no info string", "```\nplain\n```\n", ""},
+		{"the host's own language", "```markdown\n# inner\n```\n", ""},
+		{"front matter", "---\ntitle: x\n---\n\n# T\n",
+			"yaml \"---\\ntitle: x\\n---\\n\" in \"---\\ntitle: x\\n---\\n\": document document\n"},
+		{"block quote: the > are left out", "> ```js\n> f(a, b);\n> ```\n",
+			"javascript \"f(a, b);\\n> \" in \"```js\\n> f(a, b);\\n> ```\\n\": expression_statement\n"},
+		{"two fences", "```go\npackage a\n```\n\ntext\n\n```c\nint x;\n```\n",
+			"go \"package a\\n\" in \"```go\\npackage a\\n```\\n\": package_clause\nc \"int x;\\n\" in \"```c\\nint x;\\n```\\n\": declaration\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := regionsOf(t, "markdown", c.src); got != c.want {
+				t.Errorf("%q:\n got %s\nwant %s", c.src, got, c.want)
+			}
+		})
+	}
+}
+
+func TestHTMLRegions(t *testing.T) {
+	src := `<style>p { color: red }</style>
+<script>let a = 1;</script>
+<script type="module">export const b = 2;</script>
+<script type="application/json">{"c": 3}</script>
+<script type="text/x-template"><p>{{ d }}</p></script>
+`
+	want := `css "p { color: red }" in "<style>p { color: red }</style>": rule_set
+javascript "let a = 1;" in "<script>let a = 1;</script>": lexical_declaration
+javascript "export const b = 2;" in "<script type=\"module\">export const b = 2;</script>": export_statement
+json "{\"c\": 3}" in "<script type=\"application/json\">{\"c\": 3}</script>": object
+`
+	if got := regionsOf(t, "html", src); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestForInfoString(t *testing.T) {
+	for info, want := range map[string]string{
+		"rust": "rust", "Rust": "rust", "py": "python", "python3": "python", "sh": "bash",
+		"shell": "bash", "c++": "cpp", "ts": "typescript", "tsx": "tsx", "yml": "yaml",
+		"{python}": "python", "go title=main.go": "go", ".js": "javascript", "jsonc": "json",
+		"": "", "klingon": "", "console": "",
+	} {
+		got := ""
+		if l := lang.ForInfoString(info); l != nil {
+			got = l.Name
+		}
+		if got != want {
+			t.Errorf("ForInfoString(%q) = %q, want %q", info, got, want)
+		}
+	}
+}
+
+// TestHostileRegions: many fences, a huge one, a long info string, a fence
+// never closed: regions are found in time linear in the file, and each is
+// parsed once.
+func TestHostileRegions(t *testing.T) {
+	many := strings.Repeat("```py\nx = 1\n```\n\n", 5000)
+	if got := strings.Count(regionsOf(t, "markdown", many), "\n"); got != 5000 {
+		t.Errorf("5,000 fences: %d regions", got)
+	}
+	huge := "```js\n" + strings.Repeat("f(1);\n", 50000) + "```\n"
+	if got := regionsOf(t, "markdown", huge); !strings.HasPrefix(got, "javascript ") {
+		t.Errorf("a 300 KB fence: %.80s", got)
+	}
+	long := "```" + strings.Repeat("x", 100000) + "\ncode\n```\n"
+	if got := regionsOf(t, "markdown", long); got != "" {
+		t.Errorf("a 100 KB info string: %.80s", got)
+	}
+	open := "```go\npackage a\n\nfunc f() {\n"
+	if got := regionsOf(t, "markdown", open); !strings.HasPrefix(got, "go ") {
+		t.Errorf("an unclosed fence: %q", got)
+	}
+}

@@ -1,0 +1,13 @@
+; Markdown: a fenced code block whose info string names a language (```rust,
+; ```py, ```{r}), a block of HTML, and YAML (---) or TOML (+++) front matter.
+; A chunk that holds a whole fence, its ``` lines too, is the fence's code
+; (@injection.region).
+(fenced_code_block
+  (info_string (language) @injection.language)
+  (code_fence_content) @injection.content) @injection.region
+
+((html_block) @injection.content (#set! injection.language "html"))
+
+((minus_metadata) @injection.content (#set! injection.language "yaml"))
+
+((plus_metadata) @injection.content (#set! injection.language "toml"))
