@@ -135,6 +135,10 @@ func buildReal(t *testing.T) string {
 // fieldOrder is the record's fields in schema order.
 var fieldOrder = record.Default().Names()
 
+// omittable are the fields only some files' records have: host_language
+// (embedded regions) and cell (notebooks).
+var omittable = map[string]bool{"host_language": true, "cell": true}
+
 // languageOf maps extensions to record languages, independently of the
 // lang package.
 var languageOf = map[string]string{
@@ -180,14 +184,14 @@ func parseRecord(line []byte) (*rec, error) {
 			}
 		}
 		key = nil
-		if tok != want && want == "host_language" {
-			key = tok // only the records of files with embedded regions have it
+		if tok != want && omittable[want] {
+			key = tok // only some files' records have it
 			continue
 		}
 		if tok != want {
 			return nil, fmt.Errorf("field %v where %q belongs", tok, want)
 		}
-		if want == "host_language" {
+		if omittable[want] {
 			if _, err := dec.Token(); err != nil {
 				return nil, err
 			}

@@ -23,6 +23,7 @@ import (
 	"github.com/castchunk/castchunk/internal/inject"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
+	"github.com/castchunk/castchunk/internal/notebook"
 	"github.com/castchunk/castchunk/internal/parse"
 	"github.com/castchunk/castchunk/internal/plan"
 	"github.com/castchunk/castchunk/internal/record"
@@ -68,21 +69,25 @@ func (c Config) NewJob(f plan.File, osPath string, size int64) Job {
 
 // Result is the outcome for one file, delivered in job order.
 type Result struct {
-	Job             Job
-	Outcome         plan.Fate       // Chunked, a reason it was left out, or Failed
-	Message         string          // for the user: why the file was left out, or why it fell back; "" when all went well
-	Lang            *lang.Language  // the grammar it was parsed with; nil for text and for files left out
-	Language        string          // the language written into records: the grammar's, or a text name
-	Method          *chunk.Method   // the method that made Spans: the configured one, or the fallback after a failed parse
-	Src             []byte          // the file; valid until the sink returns
-	Spans           []chunk.Span    // its chunks, in order
-	Extras          []record.Extra  // what Config.Enrich adds to each span; nil when it asks for nothing
-	Regions         []record.Region // the embedded regions (package inject) and their languages; nil when none
-	HasSyntaxErrors bool            // the tree has syntax errors (chunked anyway)
-	Cached          bool            // the spans (and Extras) came from the cache
-	Parsed          bool            // the file was parsed in this run: never on a cache hit
-	Enriched        bool            // package enrich worked on the file in this run (definitions, tokens): never on a cache hit
-	CacheErr        error           // the cache could not store the result (the run goes on)
+	Job      Job
+	Outcome  plan.Fate       // Chunked, a reason it was left out, or Failed
+	Message  string          // for the user: why the file was left out, or why it fell back; "" when all went well
+	Lang     *lang.Language  // the grammar it was parsed with; nil for text and for files left out
+	Language string          // the language written into records: the grammar's, or a text name
+	Method   *chunk.Method   // the method that made Spans: the configured one, or the fallback after a failed parse
+	Src      []byte          // the file; valid until the sink returns
+	Spans    []chunk.Span    // its chunks, in order
+	Extras   []record.Extra  // what Config.Enrich adds to each span; nil when it asks for nothing
+	Regions  []record.Region // the embedded regions (package inject) and their languages; nil when none
+	// Cells are a notebook's cells; Src is then the notebook's text, which
+	// the spans cut (package notebook).
+	Cells           []record.NotebookCell
+	notebook        *notebook.Notebook
+	HasSyntaxErrors bool  // the tree has syntax errors (chunked anyway)
+	Cached          bool  // the spans (and Extras) came from the cache
+	Parsed          bool  // the file was parsed in this run: never on a cache hit
+	Enriched        bool  // package enrich worked on the file in this run (definitions, tokens): never on a cache hit
+	CacheErr        error // the cache could not store the result (the run goes on)
 }
 
 // maxInFlight is the most files between being handed to a worker and being
@@ -268,6 +273,9 @@ func (w *worker) process(job Job) *Result {
 	}
 	r.Src = src // handed back for reuse even when the file is left out
 	r.Outcome, r.Message, r.Lang, r.Language = c.Fate, c.Message, c.Lang, c.Language
+	if r.Outcome == plan.Chunked && c.Notebook {
+		src = w.openNotebook(r, src)
+	}
 	if r.Outcome != plan.Chunked {
 		return r
 	}
@@ -339,11 +347,12 @@ func readHead(buf []byte, f io.Reader) ([]byte, error) {
 	return buf[:n], err
 }
 
-// setup is how the file of r is chunked: with the configured method, or,
-// for text no grammar parses (Config.Plan.Text), with the fallback when the
-// method needs a tree, which text has not.
+// setup is how the file of r is chunked: with the configured method (a
+// notebook's cells too, chunkNotebook), or, for text no grammar parses
+// (Config.Plan.Text), with the fallback when the method needs a tree,
+// which text has not.
 func (w *worker) setup(r *Result) (chunk.Setup, chunk.Chunker) {
-	if r.Lang == nil && w.cfg.Setup.Method.NeedsTree {
+	if r.Lang == nil && r.notebook == nil && w.cfg.Setup.Method.NeedsTree {
 		return w.fallback, w.fallbackChunk()
 	}
 	return w.cfg.Setup, w.chunker
@@ -360,6 +369,9 @@ func (w *worker) cachedChunk(r *Result, src []byte) ([]chunk.Span, error) {
 		return spans, err
 	}
 	name := r.Language
+	if r.notebook != nil {
+		name += "\x00" + r.notebook.Kernel // the language of its code cells
+	}
 	if w.cfg.Enrich.Text {
 		name += "\x00" + r.Job.Path // the header holds the path: it takes room, and is stored
 	}
@@ -441,6 +453,9 @@ func (w *worker) validWindows(s chunk.Setup, spans []chunk.Span, src []byte) boo
 // the embedding text. It reports whether every parse it needed succeeded:
 // only then does the result depend on the file alone, and may be cached.
 func (w *worker) chunk(r *Result, src []byte) (spans []chunk.Span, parsed bool, err error) {
+	if r.notebook != nil {
+		return w.chunkNotebook(r)
+	}
 	setup, chunker := w.setup(r)
 	var tree *sitter.Tree
 	needTree := setup.Method.NeedsTree

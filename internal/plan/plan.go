@@ -25,6 +25,7 @@ import (
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/detect"
 	"github.com/castchunk/castchunk/internal/lang"
+	"github.com/castchunk/castchunk/internal/notebook"
 	"github.com/castchunk/castchunk/internal/regular"
 	"github.com/castchunk/castchunk/internal/walk"
 )
@@ -84,6 +85,9 @@ type Decision struct {
 	Fate    Fate           // Chunked: read it; otherwise left out unread
 	Message string         // why, for people, when a warning is due; "" otherwise
 	Lang    *lang.Language // the grammar; nil: its shebang or --all-text decides once read
+	// Notebook: a Jupyter notebook by its name (and no --lang or
+	// attribute said otherwise): its cells are chunked (package notebook).
+	Notebook bool
 }
 
 // ByName decides what can be decided before reading the file: its grammar
@@ -98,11 +102,12 @@ func (p Policy) ByName(f File) Decision {
 	}
 	if d.Lang == nil {
 		d.Lang = lang.ForPath(f.Path)
+		d.Notebook = d.Lang == nil && notebook.Is(f.Path)
 	}
 	switch {
 	case !f.Named && !p.KeepVendored && detect.Vendored(f.rel(), triBool(f.Attrs.Vendored)):
 		d.Fate = Vendored
-		if d.Lang == nil && !p.Text {
+		if d.Lang == nil && !d.Notebook && !p.Text {
 			d.Fate = Unsupported // unread: no shebang looked for
 		}
 	case !utf8.ValidString(f.Path):
@@ -114,7 +119,9 @@ func (p Policy) ByName(f File) Decision {
 // HeadDecides reports whether only the file's first HeadSize bytes (a
 // shebang) can give it a grammar: a reader may stop after them when
 // Shebang finds none.
-func (p Policy) HeadDecides(d Decision) bool { return d.Fate == Chunked && d.Lang == nil && !p.Text }
+func (p Policy) HeadDecides(d Decision) bool {
+	return d.Fate == Chunked && d.Lang == nil && !d.Notebook && !p.Text
+}
 
 // HeadSize is how much of a file is read to find its shebang.
 const HeadSize = 512
@@ -152,6 +159,7 @@ type Content struct {
 	Message  string         // why, for people, when a warning is due; "" otherwise
 	Lang     *lang.Language // the grammar; nil for text, and when left out before it was known
 	Language string         // the name written into records: the grammar's, or a text name
+	Notebook bool           // a Jupyter notebook: its cells are chunked, not its bytes
 }
 
 // ByContent settles the fate of a file ByName let through, from its bytes:
@@ -166,11 +174,13 @@ func (p Policy) ByContent(f File, d Decision, src []byte) Content {
 	if fate, msg := checkText(src); fate != Chunked {
 		return Content{Fate: fate, Message: msg}
 	}
-	c := Content{Lang: d.Lang}
-	if c.Lang == nil {
+	c := Content{Lang: d.Lang, Notebook: d.Notebook}
+	if c.Lang == nil && !c.Notebook {
 		c.Lang = Shebang(src)
 	}
 	switch {
+	case c.Notebook:
+		c.Language = notebook.Language
 	case c.Lang != nil:
 		c.Language = c.Lang.Name
 	case p.Text:

@@ -30,6 +30,24 @@ type File struct {
 	// one has its language, and the file's records say the file's own
 	// language in host_language.
 	Regions []Region
+	// Cells, for a notebook (Src is then its text, package notebook), are
+	// its cells in order: a record says the one its chunk starts in.
+	Cells []NotebookCell
+}
+
+// NotebookCell is a notebook cell: bytes [Start, End) of the notebook's
+// text, the cell Index of the notebook's cells array.
+type NotebookCell struct {
+	Start, End, Index int
+}
+
+// cellAt returns the notebook cell index of the chunk starting at start.
+func (f *File) cellAt(start int) int {
+	i := sort.Search(len(f.Cells), func(i int) bool { return f.Cells[i].End > start })
+	if i == len(f.Cells) {
+		return -1
+	}
+	return f.Cells[i].Index
 }
 
 // Region is an embedded region: bytes [Start, End) of the file are code
@@ -487,6 +505,10 @@ func (e *Encoder) AppendRecord(dst []byte, r *Record) ([]byte, error) {
 		e.file.Language = r.HostLanguage
 		e.file.Src = []byte(r.Content)
 		e.file.Regions = []Region{{Start: 0, End: len(r.Content), To: len(r.Content), Language: r.Language}}
+	}
+	if r.HasCell {
+		e.file.Src = []byte(r.Content)
+		e.file.Cells = []NotebookCell{{Start: r.StartByte, End: r.EndByte, Index: r.Cell}}
 	}
 	defer e.End()
 	if err := e.planFile(); err != nil {

@@ -190,6 +190,9 @@ func jsonlRows(t testing.TB, out []byte) []string {
 			if _, ok := m["host_language"]; !ok {
 				m["host_language"] = "" // Parquet's columns are fixed: "" stands for absent
 			}
+			if _, ok := m["cell"]; !ok {
+				m["cell"] = json.Number("-1") // and -1
+			}
 			rows = append(rows, canon(t, m))
 		}
 	}
@@ -371,6 +374,9 @@ func hyparquet(t *testing.T, data []byte) (head map[string]any, rows []string) {
 			m := parseJSON(t, l)
 			if _, ok := m["host_language"]; !ok {
 				m["host_language"] = "" // Parquet's columns are fixed: "" stands for absent
+			}
+			if _, ok := m["cell"]; !ok {
+				m["cell"] = json.Number("-1") // and -1
 			}
 			rows = append(rows, canon(t, m))
 		}

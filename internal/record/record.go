@@ -69,14 +69,18 @@ type Record struct {
 	// regions (Language is then the chunk's, maybe a region's); "" when
 	// the record has no host_language.
 	HostLanguage string
-	Method       string
-	Index        int
-	StartLine    int
-	EndLine      int
-	StartByte    int
-	EndByte      int
-	Size         int
-	Content      string
+	// Cell is the notebook cell of the chunk, when HasCell (a notebook's
+	// records).
+	Cell      int
+	HasCell   bool
+	Method    string
+	Index     int
+	StartLine int
+	EndLine   int
+	StartByte int
+	EndByte   int
+	Size      int
+	Content   string
 	// The optional fields: empty (0) when the record has none of them.
 	Scope   string // scope's JSON text, as written
 	Defines string // defines' JSON text

@@ -32,8 +32,8 @@ type Field struct {
 	// for an optional field; its help begins "with `--FLAG`:".
 	Flag    string
 	PerFile bool // the same in every record of a file: encoded once per file
-	// Omit, for a PerFile field, leaves it out of the records of the files
-	// it returns true for; readers accept records without it. Parquet,
+	// Omit leaves the field out of the records of the files it returns
+	// true for; readers accept records without it. Parquet,
 	// whose columns are fixed, stores "" then.
 	Omit func(f *File) bool
 	// Dict: the values are few (a language name): Parquet stores them in
@@ -120,6 +120,16 @@ var fields = []*Field{
 			return f.Language
 		}),
 		Set: func(r *Record, v Value) { r.HostLanguage = v.Str }},
+	{Name: "cell", Type: Int, Help: "in the records of a Jupyter notebook only: the index, in the notebook's `cells`, of the cell the chunk lies in (the byte and line numbers count in the notebook's text: its code and Markdown cells' sources, in order; Parquet: -1 elsewhere)",
+		Omit:   func(f *File) bool { return len(f.Cells) == 0 },
+		Append: intField(func(c *Chunk) int { return c.File.cellAt(c.StartByte) }),
+		Raw: rawInt(func(c *Chunk) int {
+			if len(c.File.Cells) == 0 {
+				return -1
+			}
+			return c.File.cellAt(c.StartByte)
+		}),
+		Set: func(r *Record, v Value) { r.Cell, r.HasCell = v.Int, true }},
 	{Name: "method", Type: String, PerFile: true, Help: "the method that made the chunk: `cast` or `sliding` (also for a file cast could not parse)",
 		Append: perFileString(func(f *File) string { return f.Method }),
 		Raw:    rawPerFile(func(f *File) string { return f.Method }),

@@ -27,6 +27,7 @@ import (
 	"github.com/castchunk/castchunk/internal/enrich"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
+	"github.com/castchunk/castchunk/internal/notebook"
 	"github.com/castchunk/castchunk/internal/outline"
 	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/regular"
@@ -85,11 +86,12 @@ type file struct {
 	path       string
 	data       []byte
 	unreadable bool
-	records    int           // records of this file checked so far
-	method     *chunk.Method // the method of its first record
-	language   string        // the language of its first record (its host_language, when it has one)
-	hosts      bool          // its first record has host_language
-	next       int           // index expected next
+	records    int                // records of this file checked so far
+	method     *chunk.Method      // the method of its first record
+	language   string             // the language of its first record (its host_language, when it has one)
+	hosts      bool               // its first record has host_language
+	notebook   *notebook.Notebook // a Jupyter notebook: data is its text
+	next       int                // index expected next
 	prevStart  int
 	covered    int // end of the text covered so far
 	line       int // line number at lineAt
@@ -127,6 +129,7 @@ func (v *Verifier) Add(r *record.Record) {
 	if string(f.data[r.StartByte:r.EndByte]) != r.Content {
 		v.problem(r, fmt.Sprintf("content differs from the file's bytes [%d,%d)", r.StartByte, r.EndByte))
 	}
+	v.checkCell(f, r)
 	if want := f.lineOf(r.StartByte); r.StartLine != want {
 		v.problem(r, fmt.Sprintf("start_line is %d, byte %d is on line %d", r.StartLine, r.StartByte, want))
 	}
@@ -272,6 +275,12 @@ func (v *Verifier) checkLanguage(f *file, r *record.Record) {
 		return
 	}
 	f.language, f.hosts = own, r.HostLanguage != ""
+	if f.notebook != nil {
+		if own != notebook.Language {
+			v.problem(r, fmt.Sprintf("host_language is %q, a notebook's is %q", own, notebook.Language))
+		}
+		return
+	}
 	l := lang.ByName(own)
 	byExt := lang.ForPath(r.Path)
 	switch {
@@ -288,6 +297,31 @@ func (v *Verifier) checkLanguage(f *file, r *record.Record) {
 	case v.Lang == "" && byExt != nil && byExt != l && !v.attributesSay(r.Path, l):
 		v.problem(r, fmt.Sprintf("language is %q, but %s is %s by its name (if the records were made with chunk --lang %s, verify with --lang %s)",
 			own, path.Base(r.Path), byExt.Name, own, own))
+	}
+}
+
+// checkCell checks a notebook's record names the cell its chunk starts in,
+// and that a chunk does not run from one cell into the next; a record of
+// another file has no cell.
+func (v *Verifier) checkCell(f *file, r *record.Record) {
+	if f.notebook == nil {
+		if r.HasCell {
+			v.problem(r, "cell is set, but the file is no notebook (.ipynb)")
+		}
+		return
+	}
+	i := f.notebook.CellAt(r.StartByte)
+	switch {
+	case !r.HasCell:
+		v.problem(r, "no cell: a notebook's records say which cell they are in")
+	case i < 0 || f.notebook.Cells[i].Index != r.Cell:
+		want := -1
+		if i >= 0 {
+			want = f.notebook.Cells[i].Index
+		}
+		v.problem(r, fmt.Sprintf("cell is %d, byte %d of the notebook's text is in cell %d", r.Cell, r.StartByte, want))
+	case r.EndByte > f.notebook.Cells[i].End:
+		v.problem(r, fmt.Sprintf("the chunk runs from cell %d into the next", r.Cell))
 	}
 }
 
@@ -354,6 +388,15 @@ func (v *Verifier) open(path string) {
 		return
 	}
 	f.data = data
+	if notebook.Is(path) {
+		nb, err := notebook.Parse(data)
+		if err != nil {
+			f.unreadable = true
+			v.fileProblem(path, err.Error())
+			return
+		}
+		f.notebook, f.data = nb, nb.Text // records cut the notebook's text
+	}
 }
 
 // Why a file is not read.

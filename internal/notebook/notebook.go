@@ -1,0 +1,144 @@
+// Package notebook reads Jupyter notebooks (.ipynb, nbformat 4): a notebook's
+// bytes are JSON, so its records cannot be byte ranges of the file as
+// elsewhere. They are ranges of the notebook's text, which this package
+// defines and builds, the one way chunk and verify both read it
+// (docs/design.md, "Notebooks"): the sources of its code and Markdown
+// cells, in order, each ending with a line break (one is added to a source
+// that lacks it). Outputs, attachments and raw cells are not part of it.
+package notebook
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Extension is the file name suffix of notebooks.
+const Extension = ".ipynb"
+
+// Language is the language records give a notebook file (host_language):
+// GitHub's name for it, as castchunk writes text names.
+const Language = "jupyter-notebook"
+
+// Is reports whether the file at path is a notebook, by its name.
+func Is(path string) bool { return strings.HasSuffix(path, Extension) }
+
+// Notebook is a notebook's text and its cells.
+type Notebook struct {
+	Text   []byte // the cells' sources, each ending with "\n"
+	Cells  []Cell // the code and Markdown cells, in order
+	Kernel string // the kernel's language ("python" when the notebook does not say)
+}
+
+// Cell is one cell of the text.
+type Cell struct {
+	Index      int    // its index among all the notebook's cells, raw ones included
+	Kind       string // "code" or "markdown"
+	Start, End int    // its source in Text
+}
+
+// file is the part of nbformat 4 the text is made of.
+type file struct {
+	Format   *int `json:"nbformat"`
+	Metadata struct {
+		Kernelspec struct {
+			Language string `json:"language"`
+		} `json:"kernelspec"`
+		LanguageInfo struct {
+			Name string `json:"name"`
+		} `json:"language_info"`
+	} `json:"metadata"`
+	Cells *[]struct {
+		Type   string          `json:"cell_type"`
+		Source json.RawMessage `json:"source"`
+	} `json:"cells"`
+}
+
+// Parse reads a notebook's bytes. A file that is not an nbformat 4
+// notebook, or whose sources are not text, gets an error that says why.
+func Parse(b []byte) (*Notebook, error) {
+	var f file
+	if err := json.Unmarshal(b, &f); err != nil {
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) {
+			return nil, fmt.Errorf("not a notebook: invalid JSON at byte %d: %v", syn.Offset, err)
+		}
+		return nil, fmt.Errorf("not a notebook: %v", err)
+	}
+	switch {
+	case f.Format == nil || f.Cells == nil:
+		return nil, errors.New(`not a notebook: no "nbformat" and "cells"`)
+	case *f.Format != 4:
+		return nil, fmt.Errorf("nbformat %d: castchunk reads nbformat 4 notebooks (jupyter nbconvert --to notebook upgrades one)", *f.Format)
+	}
+	nb := &Notebook{Kernel: f.Metadata.Kernelspec.Language}
+	if nb.Kernel == "" {
+		nb.Kernel = f.Metadata.LanguageInfo.Name
+	}
+	if nb.Kernel == "" {
+		nb.Kernel = "python"
+	}
+	for i, c := range *f.Cells {
+		if c.Type != "code" && c.Type != "markdown" {
+			continue // raw cells, and types of later formats
+		}
+		src, err := source(c.Source)
+		if err != nil {
+			return nil, fmt.Errorf("cell %d: %v", i, err)
+		}
+		start := len(nb.Text)
+		nb.Text = append(nb.Text, src...)
+		if len(src) > 0 && src[len(src)-1] != '\n' {
+			nb.Text = append(nb.Text, '\n')
+		}
+		if len(nb.Text) > start {
+			nb.Cells = append(nb.Cells, Cell{Index: i, Kind: c.Type, Start: start, End: len(nb.Text)})
+		}
+	}
+	return nb, nil
+}
+
+// source decodes a cell's source: a string, or a list of strings to join
+// (nbformat's multi-line form).
+func source(raw json.RawMessage) ([]byte, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var s string
+	if raw[0] == '"' {
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, fmt.Errorf("source: %v", err)
+		}
+	} else {
+		var lines []string
+		if err := json.Unmarshal(raw, &lines); err != nil {
+			return nil, errors.New("source is neither a string nor a list of strings")
+		}
+		s = strings.Join(lines, "")
+	}
+	if !utf8.ValidString(s) {
+		return nil, errors.New("source is not valid UTF-8")
+	}
+	return []byte(s), nil
+}
+
+// CellAt returns the index in Cells of the cell holding byte offset at of
+// the text, -1 when none does.
+func (nb *Notebook) CellAt(at int) int {
+	for lo, hi := 0, len(nb.Cells); lo < hi; {
+		m := (lo + hi) / 2
+		switch c := nb.Cells[m]; {
+		case at < c.Start:
+			hi = m
+		case at >= c.End:
+			lo = m + 1
+		default:
+			return m
+		}
+	}
+	return -1
+}

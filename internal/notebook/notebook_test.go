@@ -1,0 +1,76 @@
+package notebook
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	nb, err := Parse([]byte(`{"nbformat": 4, "nbformat_minor": 5,
+ "metadata": {"language_info": {"name": "julia"}},
+ "cells": [
+  {"cell_type": "markdown", "metadata": {}, "source": ["# Title\n", "\n", "text"]},
+  {"cell_type": "raw", "metadata": {}, "source": "left out"},
+  {"cell_type": "code", "metadata": {}, "outputs": [{"text": "not read"}], "source": "x = 1\n"},
+  {"cell_type": "code", "metadata": {}, "outputs": [], "source": []},
+  {"cell_type": "code", "metadata": {}, "outputs": [], "source": "caf\u00e9"}
+ ]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "# Title\n\ntext\nx = 1\ncafé\n"; string(nb.Text) != want {
+		t.Errorf("text %q, want %q", nb.Text, want)
+	}
+	if nb.Kernel != "julia" {
+		t.Errorf("kernel %q, want julia (language_info, with no kernelspec)", nb.Kernel)
+	}
+	want := []Cell{{0, "markdown", 0, 14}, {2, "code", 14, 20}, {4, "code", 20, 26}}
+	if len(nb.Cells) != len(want) {
+		t.Fatalf("cells %+v, want %+v", nb.Cells, want)
+	}
+	for i, c := range want {
+		if nb.Cells[i] != c {
+			t.Errorf("cell %d: %+v, want %+v", i, nb.Cells[i], c)
+		}
+	}
+	for at, cell := range map[int]int{0: 0, 13: 0, 14: 1, 25: 2, 26: -1} {
+		if got := nb.CellAt(at); got != cell {
+			t.Errorf("CellAt(%d) = %d, want %d", at, got, cell)
+		}
+	}
+}
+
+func TestKernel(t *testing.T) {
+	for src, want := range map[string]string{
+		`{"nbformat": 4, "metadata": {"kernelspec": {"language": "R"}, "language_info": {"name": "python"}}, "cells": []}`: "R",
+		`{"nbformat": 4, "metadata": {}, "cells": []}`:                                                                     "python",
+	} {
+		nb, err := Parse([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if nb.Kernel != want {
+			t.Errorf("%s: kernel %q, want %q", src, nb.Kernel, want)
+		}
+	}
+}
+
+// TestMalformed: what is not a notebook gets an error that says why.
+func TestMalformed(t *testing.T) {
+	for src, want := range map[string]string{
+		`{"cells": [`:      "invalid JSON at byte",
+		`[1, 2]`:           "not a notebook",
+		`{"metadata": {}}`: `no "nbformat" and "cells"`,
+		`{"nbformat": 3, "worksheets": [], "cells": []}`:                        "nbformat 3: castchunk reads nbformat 4",
+		`{"nbformat": 4, "cells": [{"cell_type": "code", "source": 42}]}`:       "cell 0: source is neither a string nor a list of strings",
+		`{"nbformat": 4, "cells": [{"cell_type": "code", "source": ["a", 1]}]}`: "cell 0: source is neither",
+		`{"nbformat": 4, "cells": 7}`:                                           "not a notebook",
+		"":                                                                      "invalid JSON",
+		strings.Repeat("[", 100000):                                             "not a notebook",
+	} {
+		_, err := Parse([]byte(src))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%.40q: error %v, want one saying %q", src, err, want)
+		}
+	}
+}
