@@ -14,7 +14,18 @@ on stderr. Checks, reading every file again:
             also counts U+001C..U+001F), and no size exceeds the budget
   tiling    a file's chunks, in order, start at 0, follow one another without
             gap or overlap, and end at the file's end; index counts from 0;
-            one language and one method per file
+            one file language (host_language, else language) and one method
+            per file
+  notebooks a .ipynb file's records cut its text, rebuilt here with Python's
+            json from the cells (code and Markdown sources in order, each
+            ending with a line break), name the cell they start in, and no
+            chunk spans two cells; a chunk's language is its cell's (the
+            kernel's for code, markdown for Markdown)
+  embedded  a chunk whose language is not its file's lies in a construct
+            of that language: a Markdown fence (``` or ~~~ with an info
+            string), front matter (yaml/toml) or HTML block (a line
+            starting with '<' to the next blank line), an HTML <script> or
+            <style> element (found here with regular expressions)
   coverage  every file with an extension or a file name `castchunk languages`
             lists, outside hidden folders and not ignored (git's own rules:
             `git ls-files --others --exclude-standard`, also for a folder that
@@ -51,6 +62,70 @@ GO_SPACE = [chr(c) for c in (0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0x85, 0xA0, 0x1
 
 def go_size(s):
     return len(s) - sum(s.count(c) for c in GO_SPACE)
+
+
+def notebook_text(data):
+    """A notebook's text and its cells as (start, end, index, language)."""
+    nb = json.loads(data)
+    meta = nb.get('metadata') or {}
+    kernel = ((meta.get('kernelspec') or {}).get('language') or (meta.get('language_info') or {}).get('name')
+              or 'python').lower()
+    parts, cells, pos = [], [], 0
+    for i, c in enumerate(nb['cells']):
+        if c.get('cell_type') not in ('code', 'markdown'):
+            continue
+        src = c.get('source') or ''
+        if isinstance(src, list):
+            src = ''.join(src)
+        b = src.encode('utf-8', 'surrogatepass')
+        if b and not b.endswith(b'\n'):
+            b += b'\n'
+        if b:
+            lang = 'markdown' if c['cell_type'] == 'markdown' else kernel
+            cells.append((pos, pos + len(b), i, lang))
+            parts.append(b)
+            pos += len(b)
+    return b''.join(parts), cells
+
+
+FENCE = re.compile(rb'^(?:[ ]{0,3}|(?:[ ]{0,3}> ?)+)(`{3,}|~{3,})[ \t]*([^\s`]*)')
+HTML_CODE = re.compile(rb'<(script|style)\b[^>]*>.*?</\1\s*>', re.S | re.I)
+
+
+def constructs(path, data):
+    """Byte ranges of the constructs where code of another language may lie."""
+    out = []
+    if path.endswith(('.md', '.markdown')):
+        opener, at = None, 0
+        for line in data.splitlines(keepends=True):
+            m = FENCE.match(line)
+            if opener is None and m and m.group(2):
+                opener = (at, m.group(1))
+            elif opener is not None and m and m.group(1)[:1] == opener[1][:1] and len(m.group(1)) >= len(opener[1]):
+                out.append((opener[0], at + len(line)))
+                opener = None
+            at += len(line)
+        if opener is not None:
+            out.append((opener[0], len(data)))
+        for mark in (b'---', b'+++'):
+            if data.startswith(mark + b'\n'):
+                end = data.find(b'\n' + mark, 4)
+                if end >= 0:
+                    out.append((0, end + 4))
+        at = 0  # HTML blocks: from a line that starts with '<' to the next blank line
+        block = None
+        for line in data.splitlines(keepends=True):
+            if block is None and line.lstrip(b' ').startswith(b'<'):
+                block = at
+            elif block is not None and not line.strip():
+                out.append((block, at))
+                block = None
+            at += len(line)
+        if block is not None:
+            out.append((block, len(data)))
+    elif path.endswith(('.html', '.htm', '.svelte', '.vue')):
+        out = [(m.start(), m.end()) for m in HTML_CODE.finditer(data)]
+    return out
 
 
 def supported(binary):
@@ -98,6 +173,17 @@ def looks_skipped(root, p):
     if len(data) / (data.count(b'\n') + 1) > 110:
         return 'generated'
     return 'unexplained'
+
+
+def empty_notebook(root, p):
+    """A notebook whose text is empty (no cell has a source)."""
+    if not p.endswith('.ipynb'):
+        return False
+    try:
+        with open(os.path.join(root, p), 'rb') as f:
+            return notebook_text(f.read())[0] == b''
+    except (ValueError, KeyError, TypeError):
+        return False
 
 
 def candidates(root):
@@ -148,8 +234,9 @@ def main():
     bytes_total = 0
     by_language = collections.defaultdict(lambda: [0, 0, 0])  # files, chunks, bytes
     for path, recs in files.items():
-        by_language[recs[0]['language']][0] += 1
-        by_language[recs[0]['language']][1] += len(recs)
+        host = recs[0].get('host_language', recs[0]['language'])
+        by_language[host][0] += 1
+        by_language[host][1] += len(recs)
         try:
             with open(os.path.join(a.root, path), 'rb') as f:
                 data = f.read()
@@ -157,14 +244,22 @@ def main():
             problem('read', f'{path}: {e}')
             continue
         bytes_total += len(data)
-        by_language[recs[0]['language']][2] += len(data)
+        by_language[host][2] += len(data)
+        cells = None
+        if path.endswith('.ipynb'):
+            try:
+                data, cells = notebook_text(data)
+            except (ValueError, KeyError, TypeError) as e:
+                problem('notebook', f'{path}: {e}')
+                continue
+        places = constructs(path, data)
         pos, line = 0, 1  # the tiling position and the line it is on
         for i, r in enumerate(recs):
             s, e = r['start_byte'], r['end_byte']
             where = f'{path}: chunk {i}'
             if r['index'] != i:
                 problem('index', f'{where}: index {r["index"]}')
-            if r['language'] != recs[0]['language'] or r['method'] != recs[0]['method']:
+            if r.get('host_language', r['language']) != host or r['method'] != recs[0]['method']:
                 problem('mixed', f'{where}: language/method differ within the file')
             if s != pos:
                 problem('tiling', f'{where}: starts at {s}, previous chunk ended at {pos}')
@@ -176,6 +271,16 @@ def main():
             raw = r['content'].encode('utf-8', 'surrogatepass')
             if raw != data[s:e]:
                 problem('content', f'{where}: content differs from the bytes at [{s},{e})')
+            text = data[s:e]
+            first, last = s + len(text) - len(text.lstrip()), s + len(text.rstrip())
+            if cells is not None:
+                cell = [c for c in cells if c[0] <= s < c[1]]
+                if not cell or r.get('cell') != cell[0][2] or e > cell[0][1]:
+                    problem('notebook', f'{where}: cell {r.get("cell")}, the chunk [{s},{e}) is not in it alone')
+                elif r['language'] != cell[0][3]:
+                    problem('embedded', f'{where}: language {r["language"]}, its cell is {cell[0][3]}')
+            elif r['language'] != host and not any(f <= first and last <= t for f, t in places):
+                problem('embedded', f'{where}: language {r["language"]}, but the chunk lies in no construct of another language')
             if r['start_line'] != line:
                 problem('lines', f'{where}: start_line {r["start_line"]}, counted {line}')
             end_line = line + data.count(b'\n', s, e - 1)
@@ -192,6 +297,7 @@ def main():
 
     # Coverage.
     exts, names = supported(a.bin)
+    exts['.ipynb'] = 'jupyter-notebook'
     listed, listed_by = candidates(a.root)
     named = set()
     skipped = collections.Counter()
@@ -225,7 +331,7 @@ def main():
         expected.append(p)
     chunked = [p for p in expected if p in files]
     rest = [p for p in expected if p not in files]
-    empty = [p for p in rest if os.path.getsize(os.path.join(a.root, p)) == 0]
+    empty = [p for p in rest if os.path.getsize(os.path.join(a.root, p)) == 0 or empty_notebook(a.root, p)]
     on_stderr = [p for p in rest if p in named]
     empty_set = set(empty)
     left = [p for p in rest if p not in named and p not in empty_set]

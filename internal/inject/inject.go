@@ -17,8 +17,10 @@ import (
 
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/lang"
+	"github.com/castchunk/castchunk/internal/outline"
 	"github.com/castchunk/castchunk/internal/parse"
 	"github.com/castchunk/castchunk/internal/record"
+	"github.com/castchunk/castchunk/internal/tsc/match"
 )
 
 // Region is one embedded region: the byte range of its code's node in the
@@ -38,16 +40,20 @@ type Region struct {
 // each host language's compiled query.
 type Finder struct {
 	queries map[*lang.Language]*query
+	runner  *match.Runner
 }
 
 // query is a host language's compiled injection query.
 type query struct {
 	q                        *sitter.Query
-	content, langCap, region int // capture indexes; -1 when the query has none
+	roots                    []byte // by node symbol, where its patterns start (outline.RootSymbols)
+	content, langCap, region int    // capture indexes; -1 when the query has none
 }
 
 // NewFinder returns a Finder; Close frees its C memory.
-func NewFinder() *Finder { return &Finder{queries: map[*lang.Language]*query{}} }
+func NewFinder() *Finder {
+	return &Finder{queries: map[*lang.Language]*query{}, runner: match.NewRunner()}
+}
 
 // Close frees the compiled queries.
 func (f *Finder) Close() {
@@ -57,6 +63,7 @@ func (f *Finder) Close() {
 		}
 	}
 	f.queries = nil
+	f.runner.Close()
 }
 
 // Has reports whether files of the language can have regions.
@@ -72,7 +79,7 @@ func (f *Finder) Regions(p *parse.Parser, host *lang.Language, src []byte, tree 
 	if q == nil || err != nil {
 		return nil, err
 	}
-	found := q.find(tree, src)
+	found := q.find(f.runner, tree, src)
 	var out []Region
 	for _, c := range found {
 		if c.lang == host || len(out) > 0 && c.from < out[len(out)-1].To {
@@ -133,7 +140,7 @@ func (f *Finder) query(host *lang.Language) (*query, error) {
 		// The queries are embedded and tested: a broken one is a build mistake.
 		return nil, fmt.Errorf("%s injection query: %w", host.Name, qerr)
 	}
-	c := &query{q: q, content: -1, langCap: -1, region: -1}
+	c := &query{q: q, content: -1, langCap: -1, region: -1, roots: outline.RootSymbols(host.Grammar(), q, text)}
 	for i, name := range q.CaptureNames() {
 		switch name {
 		case "injection.content":
@@ -157,17 +164,17 @@ type candidate struct {
 	ranges     []sitter.Range
 }
 
-// find runs the query over the tree: one candidate per content node, from
-// the first pattern (in the query file) that matches it, sorted by start.
-func (q *query) find(tree *sitter.Tree, src []byte) []candidate {
-	cursor := sitter.NewQueryCursor()
-	defer cursor.Close()
+// find runs the query over the tree, at its patterns' root nodes only
+// (package match; over the whole tree when their roots cannot be told):
+// one candidate per content node, from the first pattern (in the query
+// file) that matches it, sorted by start.
+func (q *query) find(runner *match.Runner, tree *sitter.Tree, src []byte) []candidate {
 	best := map[[2]uint]candidate{}
-	matches := cursor.Matches(q.q, tree.RootNode(), src)
-	for m := matches.Next(); m != nil; m = matches.Next() {
+	add := func(pattern uint, captures []sitter.QueryCapture) {
 		var content, region *sitter.Node
 		name, named := "", false
-		for _, c := range m.Captures {
+		for i := range captures {
+			c := &captures[i]
 			switch int(c.Index) {
 			case q.content:
 				content = &c.Node
@@ -178,25 +185,41 @@ func (q *query) find(tree *sitter.Tree, src []byte) []candidate {
 			}
 		}
 		if !named {
-			for _, p := range q.q.PropertySettings(m.PatternIndex) {
+			for _, p := range q.q.PropertySettings(pattern) {
 				if p.Key == "injection.language" && p.Value != nil {
 					name, named = *p.Value, true
 				}
 			}
 		}
 		if content == nil || !named {
-			continue
+			return
 		}
 		key := [2]uint{content.StartByte(), content.EndByte()}
-		if prev, ok := best[key]; ok && prev.pattern <= m.PatternIndex {
-			continue
+		if prev, ok := best[key]; ok && prev.pattern <= pattern {
+			return
 		}
 		c := candidate{start: int(key[0]), end: int(key[1]), from: int(key[0]), to: int(key[1]),
-			pattern: m.PatternIndex, lang: lang.ForInfoString(name), ranges: ranges(*content)}
+			pattern: pattern, lang: lang.ForInfoString(name), ranges: ranges(*content)}
 		if region != nil {
 			c.from, c.to = min(c.from, int(region.StartByte())), max(c.to, int(region.EndByte()))
 		}
 		best[key] = c
+	}
+	if q.roots != nil {
+		ms := runner.Run(q.q, tree.RootNode(), q.roots)
+		for i := range ms.Len() {
+			m := sitter.QueryMatch{Captures: ms.Captures(i), PatternIndex: ms.Pattern(i)}
+			if m.SatisfiesTextPredicate(q.q, nil, nil, src) {
+				add(m.PatternIndex, m.Captures)
+			}
+		}
+	} else {
+		cursor := sitter.NewQueryCursor()
+		defer cursor.Close()
+		matches := cursor.Matches(q.q, tree.RootNode(), src)
+		for m := matches.Next(); m != nil; m = matches.Next() {
+			add(m.PatternIndex, m.Captures)
+		}
 	}
 	var out []candidate
 	for _, c := range best {

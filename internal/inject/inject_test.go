@@ -122,3 +122,20 @@ func TestHostileRegions(t *testing.T) {
 		t.Errorf("an unclosed fence: %q", got)
 	}
 }
+
+// TestQueriesRooted: every injection query's patterns have roots that
+// package match can run them at, so that finding regions costs a walk of
+// the tree, not a query over every node.
+func TestQueriesRooted(t *testing.T) {
+	f := NewFinder()
+	defer f.Close()
+	for _, l := range lang.All() {
+		q, err := f.query(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q != nil && q.roots == nil {
+			t.Errorf("%s: an injection pattern's root cannot be told", l.Name)
+		}
+	}
+}

@@ -4,6 +4,12 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 )
 
+// RootSymbols is rootSymbols for the queries of other packages (package
+// inject's injection queries), which run them through package match too.
+func RootSymbols(grammar *sitter.Language, q *sitter.Query, text string) []byte {
+	return rootSymbols(grammar, q, text)
+}
+
 // rootSymbols returns, by node symbol, the nodes where a pattern of q (the
 // query compiled from text) can start: 1 for the symbol of each pattern's
 // root node. It returns nil when it cannot tell for some pattern, whose
