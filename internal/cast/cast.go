@@ -17,6 +17,7 @@
 package cast
 
 import (
+	"bytes"
 	"fmt"
 	"unicode"
 	"unicode/utf8"
@@ -378,14 +379,14 @@ func (b *builder) groupEnd(units []unit, i int) int {
 
 // children lists the units under u: its child nodes and any non-whitespace
 // text between them that no child covers. Zero-width nodes carry no text and
-// are skipped.
+// are skipped, and so are whitespace nodes a line starts inside (gapNode).
 func (b *builder) children(u unit) []unit {
 	out := make([]unit, 0, u.node.ChildCount()+1)
 	prev := u.start
 	b.tree.Each(u.node, func(kids []tsc.Kid) {
 		for _, k := range kids {
 			s, e := clamp(int(k.Start()), prev, u.end), clamp(int(k.End()), prev, u.end)
-			if e <= s {
+			if e <= s || b.gapNode(s, e) {
 				continue
 			}
 			out = b.appendText(out, prev, s)
@@ -402,6 +403,16 @@ func (b *builder) children(u unit) []unit {
 		}
 	})
 	return b.appendText(out, prev, u.end)
+}
+
+// gapNode reports whether the node src[s:e] is whitespace that a line
+// starts inside (XML's character data between elements, "\n  "): such a
+// node is a gap, as the whitespace between nodes is, so a chunk that
+// starts after it starts at that line's beginning (docs/design.md,
+// guarantee 4). A node of whitespace that ends where its line does
+// (Markdown's "\n" section) stays a unit.
+func (b *builder) gapNode(s, e int) bool {
+	return b.m.Size(s, e) == 0 && bytes.IndexByte(b.src[s:e-1], '\n') >= 0
 }
 
 // appendText adds the non-whitespace part of src[a:c], if any, as a text

@@ -379,8 +379,9 @@ func chunkAt(spans []chunk.Span, pos int) int {
 }
 
 // checkIntegrity (guarantee 4): every node of the tree, named or not, whose
-// own size fits the budget lies wholly inside one chunk. The spans tile the
-// file or, overlapping, start in order.
+// own size fits the budget lies wholly inside one chunk, but whitespace a
+// line starts inside (XML's "\n  " between elements), which is a gap. The
+// spans tile the file or, overlapping, start in order.
 func checkIntegrity(f *corpusFile, budget int, spans []chunk.Span) []string {
 	var errs []string
 	reach := make([]int, len(spans)) // reach[i]: the index of the furthest end of spans[:i+1]
@@ -392,7 +393,7 @@ func checkIntegrity(f *corpusFile, budget int, spans []chunk.Span) []string {
 		}
 	}
 	for _, n := range f.nodes {
-		if n.end <= n.start || f.size(n.start, n.end) > budget {
+		if n.end <= n.start || f.size(n.start, n.end) > budget || f.gap(n) {
 			continue
 		}
 		// The last chunk that starts at or before the node, and of
@@ -406,6 +407,13 @@ func checkIntegrity(f *corpusFile, budget int, spans []chunk.Span) []string {
 		}
 	}
 	return errs
+}
+
+// gap reports whether node n is whitespace that a line starts inside
+// (XML's "\n  " between elements): cast treats it as the whitespace
+// between nodes, so a chunk may start inside it, at that line's beginning.
+func (f *corpusFile) gap(n node) bool {
+	return n.end > n.start && f.size(n.start, n.end) == 0 && bytes.IndexByte(f.src[n.start:n.end-1], '\n') >= 0
 }
 
 func namedWord(n node) string {
@@ -431,6 +439,9 @@ func splitUnit(f *corpusFile, pos int) (a, b int, ok bool) {
 		return 0, 0, false
 	}
 	d := f.nodes[deepest]
+	if f.gap(d) {
+		return 0, 0, false // whitespace: a gap
+	}
 	if d.leaf {
 		return d.start, d.end, true
 	}
@@ -741,7 +752,7 @@ func clampOutOfFittingNodes(f *corpusFile, budget, pos, p, q int) int {
 	for moved := true; moved; {
 		moved = false
 		for _, n := range f.nodes {
-			if n.start < pos && pos < n.end && f.size(n.start, n.end) <= budget {
+			if n.start < pos && pos < n.end && f.size(n.start, n.end) <= budget && !f.gap(n) {
 				if n.start >= p {
 					pos = n.start
 				} else if n.end <= q {

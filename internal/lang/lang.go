@@ -53,6 +53,7 @@ type Language struct {
 	Aliases      []string // other names GitHub's Linguist gives it (`linguist-language=C++`), matched case-insensitively
 	Module       string   // Go module of the grammar
 	HTMLScanner  bool     // its external scanner keeps tree-sitter-html's stack of open tags (package parse bounds its work)
+	XMLScanner   bool     // its external scanner keeps tree-sitter-xml's stack of open tags, counted at another place (as HTMLScanner)
 	note         string   // a choice the lists do not show, for the README's table (Markdown)
 	grammar      func() unsafe.Pointer
 }
@@ -274,6 +275,29 @@ func ForInterpreter(prog string) *Language {
 // read from the build information so it can never disagree with go.mod.
 func (l *Language) Version() string {
 	return ModuleVersion(l.Module)
+}
+
+// Source reports the module the grammar is built from: its Module, or the
+// module go.mod replaces it with (the registry says why a row's is), as
+// this binary's build information says.
+func (l *Language) Source() string {
+	return ModuleSource(l.Module)
+}
+
+// ModuleSource returns the module a dependency linked into this binary is
+// built from: the replacement's path when go.mod replaces it, else module
+// itself (also when the build carries no module information).
+func ModuleSource(module string) string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return module
+	}
+	for _, dep := range info.Deps {
+		if dep.Path == module && dep.Replace != nil {
+			return dep.Replace.Path
+		}
+	}
+	return module
 }
 
 // ModuleVersion returns the version of a dependency linked into this binary,

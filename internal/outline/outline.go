@@ -26,6 +26,12 @@
 //   - A @name.markdown capture is a Markdown heading's inline text: the
 //     name is its plain words (`## [1.2.3](https://…) - 2024-05-01` is
 //     "1.2.3 - 2024-05-01"), without link, emphasis or code markup.
+//   - Several @definition.KIND captures in one match make one definition,
+//     from the first node's start to the last one's end: Dart's grammar
+//     makes a method's signature and its body siblings, so a query
+//     captures both (`(method_signature …) @definition.method .
+//     (function_body) @definition.method`) and a chunk in the body is in
+//     the method.
 //   - Captures whose names start with "_" only feed predicates.
 //
 // What is not a definition: anonymous things (lambdas, callbacks, anonymous
@@ -352,7 +358,8 @@ type capture struct {
 // definition node or its name is empty.
 func (c *compiled) read(pattern uint, caps []capture, src []byte) (found, bool) {
 	var d found
-	var def *capture
+	var def *capture // the first definition node; defEnd is the last one's end
+	defEnd := -1
 	nameStart, nameEnd := -1, -1
 	var qualifier string
 	json, str, md := false, false, false
@@ -360,7 +367,10 @@ func (c *compiled) read(pattern uint, caps []capture, src []byte) (found, bool) 
 		cp := &caps[i]
 		switch r := c.role[cp.index]; r {
 		case roleDef:
-			def = cp
+			if def == nil || cp.start < def.start {
+				def = cp
+			}
+			defEnd = max(defEnd, cp.end)
 			d.Kind = c.kind[cp.index]
 		case roleName, roleNameJSON, roleNameString, roleNameMarkdown:
 			json = json || r == roleNameJSON
@@ -395,7 +405,7 @@ func (c *compiled) read(pattern uint, caps []capture, src []byte) (found, bool) 
 	if qualifier != "" {
 		d.Name = cut(qualifier + "." + d.Name)
 	}
-	d.Start, d.End = def.start, def.end
+	d.Start, d.End = def.start, defEnd
 	d.Line = def.row + 1
 	d.pattern = pattern
 	return d, true

@@ -99,8 +99,11 @@ func (p *Parser) Parse(src []byte, l *lang.Language) (*sitter.Tree, error) {
 	}
 	if p.current != l {
 		stackCountAt := -1
-		if l.HTMLScanner {
+		switch {
+		case l.HTMLScanner:
 			stackCountAt = source.HTMLTagCount
+		case l.XMLScanner:
+			stackCountAt = source.XMLTagCount
 		}
 		if err := p.src.SetLanguage(p.parser, l.Grammar(), stackCountAt); err != nil {
 			return nil, fmt.Errorf("load %s grammar: %w", l.Name, err)

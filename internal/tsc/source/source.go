@@ -412,7 +412,15 @@ func (s *Source) Overflowed() bool { return s.c.overflow != 0 }
 
 // HTMLTagCount is where tree-sitter-html's scanner state holds the count of
 // open tags (after the count of those it saved), for SetLanguage.
+// tree-sitter-svelte's scanner is the same.
 const HTMLTagCount = 2
+
+// XMLTagCount is where tree-sitter-xml's scanner state holds the count of
+// open tags: a uint32 after the uint32 count of those it saved, at most
+// 65,535, so its low half, read as a uint16 where the machine is
+// little-endian, is the count (on a big-endian machine it reads 0: the
+// bound on bytes still holds).
+const XMLTagCount = 4
 
 // Overworked reports whether the last parse gave up because it lexed the
 // text more than 1,024 times over, or its scanner worked on its state more

@@ -157,8 +157,11 @@ func TestCancelledSource(t *testing.T) {
 // countAt is where l's scanner state holds its stack's count, as package
 // parse passes it.
 func countAt(l *lang.Language) int {
-	if l.HTMLScanner {
+	switch {
+	case l.HTMLScanner:
 		return HTMLTagCount
+	case l.XMLScanner:
+		return XMLTagCount
 	}
 	return -1
 }
