@@ -167,14 +167,14 @@ func TestFiltersSayWhatTheyDid(t *testing.T) {
 func TestStatsCountsUnsupported(t *testing.T) {
 	files := map[string]string{"a.ts": "export const a = 1;\n", "README.rst": "hi\n==\n"}
 	for i := range 3 {
-		files[fmt.Sprintf("lib/m%d.dart", i)] = "void main() {}\n"
+		files[fmt.Sprintf("contracts/m%d.sol", i)] = "contract M {}\n"
 	}
 	badSetup(t, files)
 	out, stderr, code := run(t, "", "chunk", "--no-ignore", "--stats", ".")
 	if code != 0 || len(badRecords(t, out)) != 1 {
 		t.Fatalf("status %d, records:\n%s", code, out)
 	}
-	if !strings.Contains(stderr, "unsupported files (no grammar): .dart 3, .rst 1\n") {
+	if !strings.Contains(stderr, "unsupported files (no grammar): .sol 3, .rst 1\n") {
 		t.Errorf("--stats does not count the unsupported files:\n%s", stderr)
 	}
 	// Without --stats, nothing is printed for them.

@@ -21,26 +21,34 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
+	dart "github.com/UserNobody14/tree-sitter-dart/bindings/go"
+	hcl "github.com/tree-sitter-grammars/tree-sitter-hcl/bindings/go"
 	kotlin "github.com/tree-sitter-grammars/tree-sitter-kotlin/bindings/go"
 	lua "github.com/tree-sitter-grammars/tree-sitter-lua/bindings/go"
 	markdown "github.com/tree-sitter-grammars/tree-sitter-markdown/bindings/go"
+	svelte "github.com/tree-sitter-grammars/tree-sitter-svelte/bindings/go"
 	toml "github.com/tree-sitter-grammars/tree-sitter-toml/bindings/go"
 	yaml "github.com/tree-sitter-grammars/tree-sitter-yaml/bindings/go"
+	zig "github.com/tree-sitter-grammars/tree-sitter-zig/bindings/go"
 	bash "github.com/tree-sitter/tree-sitter-bash/bindings/go"
 	csharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
 	c "github.com/tree-sitter/tree-sitter-c/bindings/go"
 	cpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
 	css "github.com/tree-sitter/tree-sitter-css/bindings/go"
+	elixir "github.com/tree-sitter/tree-sitter-elixir/bindings/go"
 	golang "github.com/tree-sitter/tree-sitter-go/bindings/go"
+	haskell "github.com/tree-sitter/tree-sitter-haskell/bindings/go"
 	html "github.com/tree-sitter/tree-sitter-html/bindings/go"
 	java "github.com/tree-sitter/tree-sitter-java/bindings/go"
 	javascript "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
 	json "github.com/tree-sitter/tree-sitter-json/bindings/go"
 	php "github.com/tree-sitter/tree-sitter-php/bindings/go"
 	python "github.com/tree-sitter/tree-sitter-python/bindings/go"
+	r "github.com/tree-sitter/tree-sitter-r/bindings/go"
 	ruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
 	rust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
 	scala "github.com/tree-sitter/tree-sitter-scala/bindings/go"
+	swift "github.com/tree-sitter/tree-sitter-swift/bindings/go"
 	typescript "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
 )
 
@@ -89,6 +97,21 @@ const (
 //     (emphasis, links inside one paragraph) would only split text finer
 //     than any budget needs, and a tree needs one grammar.
 //   - Extensions, file names and interpreters each belong to one row.
+//   - Where a grammar's module is not what its repository's name says,
+//     go.mod says so: Swift (alex-pinkus/tree-sitter-swift: its version
+//     tags have no "v" and its generated parser.c is only on the
+//     with-generated-files branch, so go.mod pins that branch's commit of
+//     0.7.3), Elixir (elixir-lang/tree-sitter-elixir v0.3.5) and R
+//     (r-lib/tree-sitter-r v1.1.0: v1.2.0's Go binding leaves out its
+//     scanner and does not link) declare the module path
+//     github.com/tree-sitter/tree-sitter-NAME, which their own binding
+//     tests import, so the rows name that path and a replace directive in
+//     go.mod gives the author's module; Version reports the replacement's
+//     version. Dart (UserNobody14/tree-sitter-dart) has no version tags:
+//     go.mod pins a commit.
+//   - Svelte's scanner is tree-sitter-html's, its open tags counted at
+//     the same place (HTMLScanner): it rebuilds the whole stack on every
+//     token, so package parse bounds its work.
 var registry = []*Language{
 	{Name: "bash", Extensions: []string{".sh", ".bash"},
 		Aliases:      []string{"Shell", "sh", "zsh"},
@@ -106,9 +129,22 @@ var registry = []*Language{
 		Module:  official + "c-sharp", grammar: csharp.Language},
 	{Name: "css", Extensions: []string{".css"},
 		Module: official + "css", grammar: css.Language},
+	{Name: "dart", Extensions: []string{".dart"},
+		Interpreters: []string{"dart"},
+		Module:       "github.com/UserNobody14/tree-sitter-dart", grammar: dart.Language},
+	{Name: "elixir", Extensions: []string{".ex", ".exs"},
+		Interpreters: []string{"elixir"},
+		Module:       official + "elixir", grammar: elixir.Language},
 	{Name: "go", Extensions: []string{".go"},
 		Aliases: []string{"golang"},
 		Module:  official + "go", grammar: golang.Language},
+	{Name: "haskell", Extensions: []string{".hs", ".hs-boot"},
+		Interpreters: []string{"runhaskell", "runghc"},
+		Module:       official + "haskell", grammar: haskell.Language},
+	{Name: "hcl", Extensions: []string{".tf", ".tfvars", ".hcl"},
+		Aliases: []string{"HashiCorp Configuration Language", "terraform"},
+		note:    "Terraform and other HashiCorp configuration",
+		Module:  grammars + "hcl", grammar: hcl.Language},
 	{Name: "html", Extensions: []string{".html", ".htm"},
 		Module: official + "html", HTMLScanner: true, grammar: html.Language},
 	{Name: "java", Extensions: []string{".java"},
@@ -140,6 +176,11 @@ var registry = []*Language{
 		Aliases:      []string{"py", "python3"},
 		Interpreters: []string{"python", "python2", "python3", "pypy", "pypy3"},
 		Module:       official + "python", grammar: python.Language},
+	{Name: "r", Extensions: []string{".R", ".r"},
+		Aliases:      []string{"Rscript", "splus"},
+		FileNames:    []string{".Rprofile"},
+		Interpreters: []string{"Rscript"},
+		Module:       official + "r", grammar: r.Language},
 	{Name: "ruby", Extensions: []string{".rb", ".rake", ".gemspec", ".ru"},
 		Aliases:      []string{"rb"},
 		FileNames:    []string{"Rakefile", "Gemfile", "Guardfile", "Vagrantfile", "Podfile", "Brewfile"},
@@ -150,6 +191,12 @@ var registry = []*Language{
 	{Name: "scala", Extensions: []string{".scala", ".sc", ".sbt"},
 		Interpreters: []string{"scala"},
 		Module:       official + "scala", grammar: scala.Language},
+	{Name: "svelte", Extensions: []string{".svelte"},
+		note:   "the component's markup tree; its `<script>` and `<style>` are text inside it",
+		Module: grammars + "svelte", HTMLScanner: true, grammar: svelte.Language},
+	{Name: "swift", Extensions: []string{".swift"},
+		Interpreters: []string{"swift"},
+		Module:       official + "swift", grammar: swift.Language},
 	{Name: "toml", Extensions: []string{".toml"},
 		FileNames: []string{"Pipfile"},
 		Module:    grammars + "toml", grammar: toml.Language},
@@ -164,6 +211,8 @@ var registry = []*Language{
 	{Name: "yaml", Extensions: []string{".yaml", ".yml"},
 		Aliases: []string{"yml"},
 		Module:  grammars + "yaml", grammar: yaml.Language},
+	{Name: "zig", Extensions: []string{".zig"},
+		Module: grammars + "zig", grammar: zig.Language},
 }
 
 // Markdown is the README's language table: one row per language, sorted

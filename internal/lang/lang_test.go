@@ -201,6 +201,10 @@ func TestForPathEdgeCases(t *testing.T) {
 		// No extension, no known name.
 		{"Makefile", ""},
 		{"Dockerfile", ""},
+		// R's two spellings; Terraform is HCL.
+		{"a.R", "r"},
+		{"a.r", "r"},
+		{"infra/main.tf", "hcl"},
 		{"bin/python", ""},
 		{"a.", ""},
 		{"", ""},
@@ -260,6 +264,8 @@ func TestForInterpreter(t *testing.T) {
 		{"bash", "bash"},
 		{"sh", "bash"},
 		{"node", "javascript"},
+		{"Rscript", "r"},
+		{"pwsh", ""},
 		{"env", ""},
 		{"perl", ""},
 		{"", ""},

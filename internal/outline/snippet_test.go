@@ -45,6 +45,15 @@ func TestScopeSnippets(t *testing.T) {
 		{"rust", "mod m {\n    pub static TABLE: [u8; 2] = [\n        ‹here›1, 2,\n    ];\n}\n", "module m > variable TABLE"},
 		{"ruby", "RSpec.describe Parser do\n  context \"with 'quotes'\" do\n    it 'parses' do\n      ‹here›x\n    end\n  end\nend\n", "test Parser > test with 'quotes' > test parses"},
 		{"markdown", "# [1.2.3](https://x.org/v1.2.3) - 2024-05-01\n\n## *Fixed* `--max-size`\n\n‹here›text\n", "section 1.2.3 - 2024-05-01 > section Fixed --max-size"},
+		// Dart: a signature and its body are siblings, one definition.
+		{"dart", "class Cart {\n  int total() {\n    ‹here›return 1;\n  }\n}\n", "class Cart > method total"},
+		{"dart", "void main() {\n  ‹here›run();\n}\n", "function main"},
+		{"swift", "extension Bucket: CustomStringConvertible {\n    var description: String {\n        ‹here›return \"b\"\n    }\n}\n", "impl Bucket > property description"},
+		{"elixir", "defmodule A.B do\n  def f(x) when x > 0 do\n    ‹here›x\n  end\nend\n", "module A.B > function f"},
+		{"haskell", "instance Show T where\n  show _ =\n    ‹here›\"t\"\n", "impl Show T > method show"},
+		{"zig", "test \"ring buffer\" {\n    ‹here›try f();\n}\n", "test ring buffer"},
+		{"hcl", "resource \"aws_instance\" \"web\" {\n  lifecycle {\n    ‹here›create_before_destroy = true\n  }\n}\n", "table resource \"aws_instance\" \"web\" > table lifecycle"},
+		{"r", "f <- function(x) {\n  ‹here›x + 1\n}\n", "function f"},
 	} {
 		t.Run(c.lang, func(t *testing.T) {
 			if got := snippetScope(t, c.lang, c.src); got != c.want {

@@ -110,7 +110,7 @@ func TestGuardedGrammars(t *testing.T) {
 		tree.Close()
 		ref.Close()
 	}
-	for _, name := range []string{"markdown", "yaml", "python", "html"} {
+	for _, name := range []string{"markdown", "yaml", "python", "html", "svelte", "swift", "haskell"} {
 		if !checked[name] {
 			t.Errorf("%s: no corpus file parsed through a guarded scanner", name)
 		}
@@ -164,4 +164,38 @@ func countAt(l *lang.Language) int {
 		return XMLTagCount
 	}
 	return -1
+}
+
+// TestStackCountCounted: for the scanners that rebuild a stack of open tags
+// from a count in their state (HTML's, Svelte's), the count is read
+// where the state holds it: nested tags make Scanned grow with the depth
+// on every token, beyond the bytes saved and restored alone (what a wrong
+// place, reading 0, would give).
+func TestStackCountCounted(t *testing.T) {
+	src := NewSource()
+	defer src.Free()
+	p := sitter.NewParser()
+	defer p.Close()
+	const depth = 300
+	for name, open := range map[string]string{"html": "<div>", "svelte": "<div>"} {
+		l := lang.ByName(name)
+		closing := "</" + strings.TrimPrefix(open, "<")
+		text := []byte(strings.Repeat(open, depth) + "x" + strings.Repeat(closing, depth) + "\n")
+		scanned := func(countAt int) uint64 {
+			if err := src.SetLanguage(p, l.Grammar(), countAt); err != nil {
+				t.Fatal(err)
+			}
+			tree := src.Parse(p, text, 0)
+			if tree == nil {
+				t.Fatalf("%s: no tree", name)
+			}
+			tree.Close()
+			return src.Scanned()
+		}
+		bytesOnly, counted := scanned(-1), scanned(countAt(l))
+		if countAt(l) < 0 || counted < bytesOnly+depth*depth {
+			t.Errorf("%s: scanned %d with the count at %d, %d without: want at least %d more (the open tags rebuilt)",
+				name, counted, countAt(l), bytesOnly, depth*depth)
+		}
+	}
 }

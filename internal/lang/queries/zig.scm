@@ -1,0 +1,17 @@
+; Zig. Functions (methods in a container: package outline makes a function
+; whose innermost enclosing definition is a type a method); a container
+; bound to a name (`const Point = struct { … }`) is a struct, enum or
+; union of that name, an error set an enum; test blocks are tests, named
+; by their description or identifier. An anonymous container (the
+; `struct { … }` a generic function returns) is not a definition.
+
+(function_declaration name: (identifier) @name) @definition.function
+
+(variable_declaration (identifier) @name (struct_declaration)) @definition.struct
+(variable_declaration (identifier) @name (union_declaration)) @definition.struct
+(variable_declaration (identifier) @name (opaque_declaration)) @definition.struct
+(variable_declaration (identifier) @name (enum_declaration)) @definition.enum
+(variable_declaration (identifier) @name (error_set_declaration)) @definition.enum
+
+(test_declaration (string) @name.string) @definition.test
+(test_declaration (identifier) @name) @definition.test
