@@ -139,3 +139,19 @@ func TestQueriesRooted(t *testing.T) {
 		}
 	}
 }
+
+func TestSvelteRegions(t *testing.T) {
+	src := `<script lang="ts">let n: number = 1;</script>
+<script context="module">export const k = 2;</script>
+<p>{n}</p>
+<style lang="scss">.a { .b { color: red } }</style>
+<style>p { color: blue }</style>
+`
+	want := `typescript "let n: number = 1;" in "<script lang=\"ts\">let n: number = 1;</script>": lexical_declaration
+javascript "export const k = 2;" in "<script context=\"module\">export const k = 2;</script>": export_statement
+css "p { color: blue }" in "<style>p { color: blue }</style>": rule_set
+`
+	if got := regionsOf(t, "svelte", src); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
