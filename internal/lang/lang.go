@@ -22,12 +22,16 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	dart "github.com/UserNobody14/tree-sitter-dart/bindings/go"
+	cuda "github.com/tree-sitter-grammars/tree-sitter-cuda/bindings/go"
 	hcl "github.com/tree-sitter-grammars/tree-sitter-hcl/bindings/go"
 	kotlin "github.com/tree-sitter-grammars/tree-sitter-kotlin/bindings/go"
 	lua "github.com/tree-sitter-grammars/tree-sitter-lua/bindings/go"
+	makefile "github.com/tree-sitter-grammars/tree-sitter-make/bindings/go"
 	markdown "github.com/tree-sitter-grammars/tree-sitter-markdown/bindings/go"
+	starlark "github.com/tree-sitter-grammars/tree-sitter-starlark/bindings/go"
 	svelte "github.com/tree-sitter-grammars/tree-sitter-svelte/bindings/go"
 	toml "github.com/tree-sitter-grammars/tree-sitter-toml/bindings/go"
+	xml "github.com/tree-sitter-grammars/tree-sitter-xml/bindings/go"
 	yaml "github.com/tree-sitter-grammars/tree-sitter-yaml/bindings/go"
 	zig "github.com/tree-sitter-grammars/tree-sitter-zig/bindings/go"
 	bash "github.com/tree-sitter/tree-sitter-bash/bindings/go"
@@ -42,6 +46,8 @@ import (
 	java "github.com/tree-sitter/tree-sitter-java/bindings/go"
 	javascript "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
 	json "github.com/tree-sitter/tree-sitter-json/bindings/go"
+	julia "github.com/tree-sitter/tree-sitter-julia/bindings/go"
+	ocaml "github.com/tree-sitter/tree-sitter-ocaml/bindings/go"
 	php "github.com/tree-sitter/tree-sitter-php/bindings/go"
 	python "github.com/tree-sitter/tree-sitter-python/bindings/go"
 	r "github.com/tree-sitter/tree-sitter-r/bindings/go"
@@ -110,8 +116,9 @@ const (
 //     version. Dart (UserNobody14/tree-sitter-dart) has no version tags:
 //     go.mod pins a commit.
 //   - Svelte's scanner is tree-sitter-html's, its open tags counted at
-//     the same place (HTMLScanner): it rebuilds the whole stack on every
-//     token, so package parse bounds its work.
+//     the same place (HTMLScanner); XML's keeps a stack of open tags too,
+//     its count at another place (XMLScanner): both rebuild the whole
+//     stack on every token, so package parse bounds their work.
 var registry = []*Language{
 	{Name: "bash", Extensions: []string{".sh", ".bash"},
 		Aliases:      []string{"Shell", "sh", "zsh"},
@@ -129,6 +136,8 @@ var registry = []*Language{
 		Module:  official + "c-sharp", grammar: csharp.Language},
 	{Name: "css", Extensions: []string{".css"},
 		Module: official + "css", grammar: css.Language},
+	{Name: "cuda", Extensions: []string{".cu", ".cuh"},
+		Module: grammars + "cuda", grammar: cuda.Language},
 	{Name: "dart", Extensions: []string{".dart"},
 		Interpreters: []string{"dart"},
 		Module:       "github.com/UserNobody14/tree-sitter-dart", grammar: dart.Language},
@@ -157,6 +166,9 @@ var registry = []*Language{
 		Module:       official + "javascript", grammar: javascript.Language},
 	{Name: "json", Extensions: []string{".json"},
 		Module: official + "json", grammar: json.Language},
+	{Name: "julia", Extensions: []string{".jl"},
+		Interpreters: []string{"julia"},
+		Module:       official + "julia", grammar: julia.Language},
 	{Name: "kotlin", Extensions: []string{".kt", ".kts"},
 		Aliases:      []string{"kt"},
 		Interpreters: []string{"kotlin"},
@@ -164,10 +176,20 @@ var registry = []*Language{
 	{Name: "lua", Extensions: []string{".lua"},
 		Interpreters: []string{"lua", "luajit"},
 		Module:       grammars + "lua", grammar: lua.Language},
+	{Name: "makefile", Extensions: []string{".mk", ".mak"},
+		Aliases:      []string{"bsdmake", "make", "mf"},
+		FileNames:    []string{"Makefile", "makefile", "GNUmakefile"},
+		Interpreters: []string{"make"},
+		note:         "GNU make's grammar",
+		Module:       grammars + "make", grammar: makefile.Language},
 	{Name: "markdown", Extensions: []string{".md", ".markdown"},
 		Aliases: []string{"md"},
 		note:    "the block grammar: headings, lists, code blocks, paragraphs",
 		Module:  grammars + "markdown", grammar: markdown.Language},
+	{Name: "ocaml", Extensions: []string{".ml"},
+		Interpreters: []string{"ocaml"},
+		note:         "implementations; `.mli` interfaces need the grammar's other language and are not parsed",
+		Module:       official + "ocaml", grammar: ocaml.LanguageOCaml},
 	{Name: "php", Extensions: []string{".php", ".phtml"},
 		Interpreters: []string{"php"},
 		note:         "the grammar with HTML: a file starts in HTML until `<?php`",
@@ -191,6 +213,11 @@ var registry = []*Language{
 	{Name: "scala", Extensions: []string{".scala", ".sc", ".sbt"},
 		Interpreters: []string{"scala"},
 		Module:       official + "scala", grammar: scala.Language},
+	{Name: "starlark", Extensions: []string{".bzl", ".star", ".bazel"},
+		Aliases:   []string{"bazel", "bzl"},
+		FileNames: []string{"BUILD", "WORKSPACE", "BUCK", "Tiltfile"},
+		note:      "Bazel and Buck files: `BUILD.bazel` and `MODULE.bazel` by their extension",
+		Module:    grammars + "starlark", grammar: starlark.Language},
 	{Name: "svelte", Extensions: []string{".svelte"},
 		note:   "the component's markup tree; its `<script>` and `<style>` are text inside it",
 		Module: grammars + "svelte", HTMLScanner: true, grammar: svelte.Language},
@@ -208,6 +235,9 @@ var registry = []*Language{
 		Interpreters: []string{"ts-node", "deno"},
 		note:         "the TypeScript grammar",
 		Module:       official + "typescript", grammar: typescript.LanguageTypescript},
+	{Name: "xml", Extensions: []string{".xml", ".xsd", ".xsl", ".xslt", ".xaml", ".csproj", ".fsproj", ".vbproj", ".props", ".targets"},
+		Aliases: []string{"rss", "xsd", "wsdl", "XSLT"},
+		Module:  grammars + "xml", XMLScanner: true, grammar: xml.LanguageXML},
 	{Name: "yaml", Extensions: []string{".yaml", ".yml"},
 		Aliases: []string{"yml"},
 		Module:  grammars + "yaml", grammar: yaml.Language},

@@ -199,8 +199,16 @@ func TestForPathEdgeCases(t *testing.T) {
 		{"a.ts", "typescript"},
 		{"a.tsx", "tsx"},
 		// No extension, no known name.
-		{"Makefile", ""},
 		{"Dockerfile", ""},
+		{"CMakeLists.txt", ""},
+		// Build files known by name, or by the extension of a name.
+		{"Makefile", "makefile"},
+		{"src/GNUmakefile", "makefile"},
+		{"MAKEFILE", ""},
+		{"BUILD", "starlark"},
+		{"pkg/BUILD.bazel", "starlark"},
+		{"MODULE.bazel", "starlark"},
+		{"build", ""},
 		// R's two spellings; Terraform is HCL.
 		{"a.R", "r"},
 		{"a.r", "r"},

@@ -97,8 +97,8 @@ var Kinds = []struct{ Kind, Meaning string }{
 	{"section", "a Markdown section, named by its heading, nested by level"},
 	{"table", "a TOML table or array-of-tables element, named by its key; an HCL block, named by its type and labels"},
 	{"key", "a JSON/YAML key whose value is an object/mapping or array/sequence"},
-	{"rule", "a CSS rule set (named by its selectors) or at-rule block (@media …)"},
-	{"element", "an HTML element with an id attribute, named by the id"},
+	{"rule", "a CSS rule set (named by its selectors) or at-rule block (@media …); a make rule (by its targets); a Bazel target or rule"},
+	{"element", "an HTML element with an id attribute, named by the id; an XML element holding elements, named by its tag"},
 	{"variable", "a module-level variable or constant of any value: JS/TS const/let/var, Python assignment, Go var/const, Rust const/static"},
 	{"test", "a test block, named by its description: JS/TS describe/it/test, Ruby RSpec describe/context/it"},
 }

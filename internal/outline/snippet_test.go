@@ -53,7 +53,10 @@ func TestScopeSnippets(t *testing.T) {
 		{"haskell", "instance Show T where\n  show _ =\n    ‹here›\"t\"\n", "impl Show T > method show"},
 		{"zig", "test \"ring buffer\" {\n    ‹here›try f();\n}\n", "test ring buffer"},
 		{"hcl", "resource \"aws_instance\" \"web\" {\n  lifecycle {\n    ‹here›create_before_destroy = true\n  }\n}\n", "table resource \"aws_instance\" \"web\" > table lifecycle"},
+		{"makefile", "build/%.o: src/%.c\n\t‹here›$(CC) -c -o $@ $<\n", "rule build/%.o"},
 		{"r", "f <- function(x) {\n  ‹here›x + 1\n}\n", "function f"},
+		{"julia", "module M\nfunction Base.show(io::IO, x::T) where {T}\n    ‹here›print(io, x)\nend\nend\n", "module M > function Base.show"},
+		{"starlark", "cc_library(\n    name = \"core\",\n    ‹here›srcs = [\"a.cc\"],\n)\n", "rule core"},
 	} {
 		t.Run(c.lang, func(t *testing.T) {
 			if got := snippetScope(t, c.lang, c.src); got != c.want {

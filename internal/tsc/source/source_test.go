@@ -110,7 +110,7 @@ func TestGuardedGrammars(t *testing.T) {
 		tree.Close()
 		ref.Close()
 	}
-	for _, name := range []string{"markdown", "yaml", "python", "html", "svelte", "swift", "haskell"} {
+	for _, name := range []string{"markdown", "yaml", "python", "html", "svelte", "xml", "swift", "haskell"} {
 		if !checked[name] {
 			t.Errorf("%s: no corpus file parsed through a guarded scanner", name)
 		}
@@ -167,7 +167,7 @@ func countAt(l *lang.Language) int {
 }
 
 // TestStackCountCounted: for the scanners that rebuild a stack of open tags
-// from a count in their state (HTML's, Svelte's), the count is read
+// from a count in their state (HTML's, Svelte's, XML's), the count is read
 // where the state holds it: nested tags make Scanned grow with the depth
 // on every token, beyond the bytes saved and restored alone (what a wrong
 // place, reading 0, would give).
@@ -177,7 +177,7 @@ func TestStackCountCounted(t *testing.T) {
 	p := sitter.NewParser()
 	defer p.Close()
 	const depth = 300
-	for name, open := range map[string]string{"html": "<div>", "svelte": "<div>"} {
+	for name, open := range map[string]string{"html": "<div>", "svelte": "<div>", "xml": "<a>"} {
 		l := lang.ByName(name)
 		closing := "</" + strings.TrimPrefix(open, "<")
 		text := []byte(strings.Repeat(open, depth) + "x" + strings.Repeat(closing, depth) + "\n")
