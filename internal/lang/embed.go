@@ -8,7 +8,8 @@ import (
 
 // injections holds the injection queries: injections/HOST.scm finds the
 // regions of a HOST file written in another language, in the convention of
-// tree-sitter's injections.scm. Each pattern captures a region's node as
+// tree-sitter's injections.scm. Its first line says what it finds
+// ("; embeds: …", for the README). Each pattern captures a region's node as
 // @injection.content and names its language by a capture,
 // @injection.language (the text of a node: a Markdown fence's info
 // string), or by a property, (#set! injection.language "css"); an empty
@@ -28,6 +29,18 @@ func (l *Language) InjectionQuery() string {
 		return ""
 	}
 	return string(b)
+}
+
+// embedsDirective starts the first line of an injection query file: what a
+// reader of the README's language table is told the host embeds.
+const embedsDirective = "; embeds: "
+
+// Embeds says, for the README's language table, what code in other
+// languages the language's files hold that castchunk parses as such (the
+// first line of its injection query); "" when none.
+func (l *Language) Embeds() string {
+	first, _, _ := strings.Cut(l.InjectionQuery(), "\n")
+	return strings.TrimPrefix(first, embedsDirective)
 }
 
 // ForInfoString finds the language an embedded region is said to be in:

@@ -219,7 +219,7 @@ var registry = []*Language{
 		note:      "Bazel and Buck files: `BUILD.bazel` and `MODULE.bazel` by their extension",
 		Module:    grammars + "starlark", grammar: starlark.Language},
 	{Name: "svelte", Extensions: []string{".svelte"},
-		note:   "the component's markup tree; its `<script>` and `<style>` are text inside it",
+		note:   "the component's markup tree, its `<script>` and `<style>` parsed as their own languages",
 		Module: grammars + "svelte", HTMLScanner: true, grammar: svelte.Language},
 	{Name: "swift", Extensions: []string{".swift"},
 		Interpreters: []string{"swift"},
@@ -246,17 +246,18 @@ var registry = []*Language{
 }
 
 // Markdown is the README's language table: one row per language, sorted
-// by name, with its extensions (and note) and its file names.
+// by name, with its extensions (and note), its file names and the code in
+// other languages its files embed (Embeds).
 func Markdown() string {
 	var b strings.Builder
-	b.WriteString("| language | extensions | file names |\n| --- | --- | --- |\n")
+	b.WriteString("| language | extensions | file names | embedded code |\n| --- | --- | --- | --- |\n")
 	for _, l := range All() {
 		exts := code(l.Extensions)
 		if l.note != "" {
 			exts += " (" + l.note + ")"
 		}
 		b.WriteString("|")
-		for _, cell := range []string{"`" + l.Name + "`", exts, code(l.FileNames)} {
+		for _, cell := range []string{"`" + l.Name + "`", exts, code(l.FileNames), l.Embeds()} {
 			if cell != "" {
 				cell = " " + strings.ReplaceAll(cell, "|", "\\|")
 			}

@@ -1,3 +1,4 @@
+; embeds: `<script>` (JavaScript; JSON for a JSON type), `<style>` (CSS)
 ; HTML: <script> as JavaScript and <style> as CSS. A script whose type says
 ; JSON (application/json, importmap, application/ld+json) is JSON; one of
 ; another type that is not JavaScript (a template, text/x-handlebars) is

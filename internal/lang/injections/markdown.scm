@@ -1,3 +1,4 @@
+; embeds: fenced code in any language castchunk has, YAML and TOML front matter, HTML blocks
 ; Markdown: a fenced code block whose info string names a language (```rust,
 ; ```py, ```{r}), a block of HTML, and YAML (---) or TOML (+++) front matter.
 ; A chunk that holds a whole fence, its ``` lines too, is the fence's code

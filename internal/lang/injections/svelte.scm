@@ -1,3 +1,4 @@
+; embeds: `<script>` (JavaScript; TypeScript with `lang="ts"`), `<style>` (CSS)
 ; Svelte: <script> as JavaScript, or TypeScript with lang="ts"; <style> as
 ; CSS, unless its lang names another language (scss, less: left as it is).
 ; The first pattern that matches a region decides. A chunk that holds the
