@@ -76,6 +76,7 @@ type unit struct {
 	extra, named bool
 	hasKids      bool
 	node         tsc.Node
+	embedded     bool // node is in an embedded region's tree: its children are its own
 }
 
 // atom is an indivisible piece of a chunk being built: a whole node, a group
@@ -393,10 +394,13 @@ func (b *builder) children(u unit) []unit {
 			kid := unit{
 				start: s, end: e,
 				extra: k.Extra(), named: k.Named(), hasKids: k.HasKids(),
-				node: k.Node(),
+				node: k.Node(), embedded: u.embedded,
 			}
-			if root, ok := b.embedded[[2]int{int(k.Start()), int(k.End())}]; ok {
-				kid.node, kid.hasKids = root, root.ChildCount() > 0 // split by its own language's tree
+			if root, ok := b.embedded[[2]int{int(k.Start()), int(k.End())}]; ok && !u.embedded {
+				// A node of the file's tree that is a region: split by its
+				// own language's tree. (That tree's nodes may have the
+				// region's range too: they are not regions again.)
+				kid.node, kid.hasKids, kid.embedded = root, root.ChildCount() > 0, true
 			}
 			out = append(out, kid)
 			prev = e

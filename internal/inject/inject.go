@@ -34,6 +34,7 @@ type Region struct {
 	From, To   int // the construct around it, From <= Start, End <= To
 	Lang       *lang.Language
 	Tree       *sitter.Tree
+	Err        error // why Tree is nil: the parse gave up (its work bound, a timeout)
 }
 
 // Finder finds regions. It is owned by one goroutine (a worker) and keeps
@@ -86,10 +87,10 @@ func (f *Finder) Regions(p *parse.Parser, host *lang.Language, src []byte, tree 
 			continue // the host's own language, or inside the region before it
 		}
 		r := Region{Start: c.start, End: c.end, From: c.from, To: c.to, Lang: c.lang}
-		r.Tree, err = p.ParseRanges(src, c.lang, c.ranges)
-		if errors.Is(err, parse.ErrCancelled) {
+		r.Tree, r.Err = p.ParseRanges(src, c.lang, c.ranges)
+		if errors.Is(r.Err, parse.ErrCancelled) {
 			Close(out)
-			return nil, err
+			return nil, r.Err
 		}
 		out = append(out, r)
 	}
@@ -251,6 +252,9 @@ func ranges(n sitter.Node) []sitter.Range {
 	}
 	for i := uint(0); i < n.NamedChildCount(); i++ {
 		k := n.NamedChild(i)
+		if k.EndByte() == k.StartByte() {
+			continue // a zero-width mark at each line's start: one range per line made parses quadratic
+		}
 		add(k.StartByte(), k.StartPosition())
 		start, startPoint = k.EndByte(), k.EndPosition()
 	}

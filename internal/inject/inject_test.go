@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/castchunk/castchunk/internal/cast"
+	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/parse"
 )
@@ -153,5 +155,42 @@ css "p { color: blue }" in "<style>p { color: blue }</style>": rule_set
 `
 	if got := regionsOf(t, "svelte", src); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestChunkRegionOfOneNode: a region whose tree's only node spans all of
+// it (a one-line script, an unclosed fence at the end of a file with no
+// final line break) is split by that tree once: cast went on substituting
+// the region's root for its own child, without end and without bound on
+// memory.
+func TestChunkRegionOfOneNode(t *testing.T) {
+	for _, c := range []struct{ host, src string }{
+		{"html", "<script>var x = 1;</script>\n"},
+		{"html", "<style>a{color:red}</style>\n"},
+		{"markdown", "</div>"},
+		{"markdown", "# Notes\n\n```python\nDATA = [1, 2, 3, 4, 5, 6, 7, 8, 9]"},
+	} {
+		p := parse.New(0)
+		l := lang.ByName(c.host)
+		src := []byte(c.src)
+		tree, err := p.Parse(src, l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := NewFinder()
+		regions, err := f.Regions(p, l, src, tree)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch := cast.New()
+		spans := ch.Chunk(chunk.Input{Src: src, Tree: tree, Budget: chunk.Budget{Size: 5}, Embedded: ForChunker(regions)})
+		if err := chunk.CheckTiling(spans, len(src), 5); err != nil {
+			t.Errorf("%q: %v", c.src, err)
+		}
+		ch.Close()
+		Close(regions)
+		f.Close()
+		tree.Close()
+		p.Close()
 	}
 }

@@ -69,10 +69,10 @@ func Parse(b []byte) (*Notebook, error) {
 		return nil, fmt.Errorf("not a notebook: %v", err)
 	}
 	switch {
+	case f.Format != nil && *f.Format != 4:
+		return nil, fmt.Errorf("nbformat %d: castchunk reads nbformat 4 notebooks (jupyter nbconvert --to notebook upgrades one)", *f.Format)
 	case f.Format == nil || f.Cells == nil:
 		return nil, errors.New(`not a notebook: no "nbformat" and "cells"`)
-	case *f.Format != 4:
-		return nil, fmt.Errorf("nbformat %d: castchunk reads nbformat 4 notebooks (jupyter nbconvert --to notebook upgrades one)", *f.Format)
 	}
 	nb := &Notebook{Kernel: f.Metadata.Kernelspec.Language}
 	if nb.Kernel == "" {

@@ -58,10 +58,10 @@ func TestKernel(t *testing.T) {
 // TestMalformed: what is not a notebook gets an error that says why.
 func TestMalformed(t *testing.T) {
 	for src, want := range map[string]string{
-		`{"cells": [`:      "invalid JSON at byte",
-		`[1, 2]`:           "not a notebook",
-		`{"metadata": {}}`: `no "nbformat" and "cells"`,
-		`{"nbformat": 3, "worksheets": [], "cells": []}`:                        "nbformat 3: castchunk reads nbformat 4",
+		`{"cells": [`:                       "invalid JSON at byte",
+		`[1, 2]`:                            "not a notebook",
+		`{"metadata": {}}`:                  `no "nbformat" and "cells"`,
+		`{"nbformat": 3, "worksheets": []}`: "nbformat 3: castchunk reads nbformat 4",
 		`{"nbformat": 4, "cells": [{"cell_type": "code", "source": 42}]}`:       "cell 0: source is neither a string nor a list of strings",
 		`{"nbformat": 4, "cells": [{"cell_type": "code", "source": ["a", 1]}]}`: "cell 0: source is neither",
 		`{"nbformat": 4, "cells": 7}`:                                           "not a notebook",

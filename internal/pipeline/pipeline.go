@@ -7,6 +7,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -370,7 +371,10 @@ func (w *worker) cachedChunk(r *Result, src []byte) ([]chunk.Span, error) {
 	}
 	name := r.Language
 	if r.notebook != nil {
-		name += "\x00" + r.notebook.Kernel // the language of its code cells
+		name += "\x00" + r.notebook.Kernel // the language of its code cells, and where they are
+		for _, c := range r.notebook.Cells {
+			name += fmt.Sprintf("\x00%s %d", c.Kind, c.Start)
+		}
 	}
 	if w.cfg.Enrich.Text {
 		name += "\x00" + r.Job.Path // the header holds the path: it takes room, and is stored
@@ -488,6 +492,13 @@ func (w *worker) chunk(r *Result, src []byte) (spans []chunk.Span, parsed bool, 
 		}
 		defer inject.Close(regions)
 		r.Regions = inject.Records(regions)
+		for _, g := range regions {
+			if g.Err != nil && r.Message == "" {
+				// Said, and not cached: a timeout depends on the machine.
+				parsed = false
+				r.Message = fmt.Sprintf("embedded %s at line %d: %v; chunked as %s text", g.Lang.Name, 1+bytes.Count(src[:g.Start], []byte{'\n'}), g.Err, r.Lang.Name)
+			}
+		}
 	}
 	r.Method = setup.Method
 	if tree != nil && setup.Method.NeedsTree {

@@ -76,6 +76,12 @@ func (f *File) LanguageAt(start, end int) string {
 		last--
 	}
 	if first == last {
+		// White space alone: the language of the region it starts in (a
+		// notebook's empty-looking cell is still its cell's), else the file's.
+		i := sort.Search(len(f.Regions), func(i int) bool { return f.Regions[i].To > start })
+		if i < len(f.Regions) && f.Regions[i].From <= start && end <= f.Regions[i].To {
+			return f.Regions[i].Language
+		}
 		return f.Language
 	}
 	i := sort.Search(len(f.Regions), func(i int) bool { return f.Regions[i].To > first })
@@ -94,8 +100,9 @@ func (f *File) LanguageAt(start, end int) string {
 	return f.Language
 }
 
-// isSpaceByte reports whether c is ASCII white space: region edges lie on
-// line breaks, so the rest of unicode.IsSpace need not move them.
+// isSpaceByte reports whether c is ASCII white space, which is all that
+// LanguageAt trims from a chunk's ends (other white space is rare enough
+// around embedded code to count as text).
 func isSpaceByte(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }

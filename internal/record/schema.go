@@ -197,6 +197,18 @@ var fields = []*Field{
 		Set: func(r *Record, v Value) { r.Text = v.Str }},
 }
 
+// PerFileAbsent reports whether the field named name is one that only some
+// files' records have (host_language, cell: Field.Omit), so that records of
+// one run may differ by it.
+func PerFileAbsent(name string) bool {
+	for _, f := range fields {
+		if f.Name == name {
+			return f.Omit != nil
+		}
+	}
+	return false
+}
+
 // errNoExtra is a schema asking for a field the run did not compute: a bug.
 var errNoExtra = fmt.Errorf("record: an optional field needs what the run adds to each chunk, and the file has none")
 

@@ -109,6 +109,7 @@ func TestMergeOneRun(t *testing.T) {
 			`b.jsonl: line 1: the record's fields differ from those of a.jsonl line 1: it has "defines", "scope"`},
 		{"text instead of tokens", []string{file("a.py", 1, 2, "cast", `,"tokens":1`), file("b.py", 10, 2, "cast", `,"text":"a\nx"`)},
 			`b.jsonl: line 1: the record's fields differ from those of a.jsonl line 1: it has "text" and it lacks "tokens"`},
+		{"host_language and cell in some files' records only", []string{file("a.py", 1, 2, "cast", ""), file("b.md", 10, 2, "cast", `,"host_language":"markdown"`), file("c.ipynb", 20, 2, "cast", `,"cell":0`)}, ""},
 		{"a field another tool added", []string{file("a.py", 1, 2, "cast", ""), file("b.py", 10, 2, "cast", `,"vector":[0.5,1]`)},
 			`b.jsonl: line 1: the record's fields differ from those of a.jsonl line 1: it has "vector"`},
 		{"fields differ inside one input", []string{file("a.py", 1, 2, "cast", "") + rec("a.py", 3, 2, "cast", 20, 30, scope)},

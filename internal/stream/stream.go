@@ -165,8 +165,11 @@ func (r *Reader) fieldSet(keys []string) string {
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
 	r.set = r.set[:0]
-	for i, k := range keys {
-		if i > 0 {
+	for _, k := range keys {
+		if record.PerFileAbsent(k) {
+			continue // only some files' records have it: not a flag of the run
+		}
+		if len(r.set) > 0 {
 			r.set = append(r.set, 0)
 		}
 		r.set = append(r.set, k...)

@@ -104,7 +104,7 @@ func (v *Verifier) Add(r *record.Record) {
 	v.Records++
 	if v.cur == nil || v.cur.path != r.Path {
 		v.Finish()
-		v.open(r.Path)
+		v.open(r.Path, r.HostLanguage == notebook.Language)
 	}
 	f := v.cur
 	if f.unreadable {
@@ -367,7 +367,10 @@ func (v *Verifier) Finish() {
 	}
 }
 
-func (v *Verifier) open(path string) {
+// open starts on the file at path; a notebook (its first record says so:
+// chunk read it as one, not as --lang or an attribute said) is read as its
+// text.
+func (v *Verifier) open(path string, isNotebook bool) {
 	if v.seen == nil {
 		v.seen = map[string]bool{}
 	}
@@ -388,7 +391,7 @@ func (v *Verifier) open(path string) {
 		return
 	}
 	f.data = data
-	if notebook.Is(path) {
+	if isNotebook {
 		nb, err := notebook.Parse(data)
 		if err != nil {
 			f.unreadable = true
