@@ -144,6 +144,12 @@ func (p *Parser) ParseRanges(src []byte, l *lang.Language, ranges []sitter.Range
 		return nil, fmt.Errorf("embedded %s: %w", l.Name, err)
 	}
 	defer p.parser.SetIncludedRanges(nil) // the next parse reads the whole text
+	seen := 0
+	for _, r := range ranges {
+		seen += int(r.EndByte - r.StartByte)
+	}
+	p.src.SetSeen(seen) // the work bounds are the region's own
+	defer p.src.SetSeen(0)
 	return p.Parse(src, l)
 }
 

@@ -1,6 +1,8 @@
 package parse
 
 import (
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
 	"errors"
 	"strings"
 	"testing"
@@ -169,6 +171,32 @@ func TestTooMuchWork(t *testing.T) {
 	tree, err := p.Parse([]byte("# Title\n\nSome *text*.\n"), md)
 	if err != nil {
 		t.Fatalf("after giving up: %v", err)
+	}
+	tree.Close()
+}
+
+// TestRegionWorkBound: a region's parse is bounded by the region's own
+// length, not the file's: nested Scala parentheses in a fence of a big
+// file give up as they would in a file of their own (before, the bound
+// of the whole file let each such fence run its quadratic course).
+func TestRegionWorkBound(t *testing.T) {
+	p := New(0)
+	defer p.Close()
+	region := "val x = " + strings.Repeat("(", 20000) + "1" + strings.Repeat(")", 20000) + "\n"
+	src := []byte(strings.Repeat("filler text\n", 100000) + region)
+	start := uint(len(src) - len(region))
+	ranges := []sitter.Range{{StartByte: start, EndByte: uint(len(src)),
+		StartPoint: sitter.Point{Row: 100000}, EndPoint: sitter.Point{Row: 100001}}}
+	tree, err := p.ParseRanges(src, lang.ByName("scala"), ranges)
+	if tree != nil {
+		tree.Close()
+	}
+	if !errors.Is(err, ErrTooMuchWork) {
+		t.Fatalf("err %v, want ErrTooMuchWork", err)
+	}
+	tree, err = p.Parse([]byte("object A\n"), lang.ByName("scala"))
+	if err != nil {
+		t.Fatalf("the next parse, of the whole text: %v", err)
 	}
 	tree.Close()
 }

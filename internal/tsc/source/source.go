@@ -94,6 +94,7 @@ void ts_set_allocator(void *(*)(size_t), void *(*)(size_t, size_t), void *(*)(vo
 typedef struct {
 	const char *text;
 	uint32_t length;
+	uint32_t seen; // bytes of text the parse reads (its included ranges); 0: all
 	int has_deadline;
 	struct timespec deadline;
 	volatile int cancel;
@@ -306,9 +307,10 @@ static TSTree *parse_source(TSParser *parser, source *s) {
 	s->overworked = 0;
 	s->checks = 0;
 	s->reads = 0;
-	s->max_reads = ((uint64_t)MAX_LEXED * s->length + (4u << 20)) / READ_PIECE;
+	uint64_t seen = s->seen > 0 && s->seen < s->length ? s->seen : s->length;
+	s->max_reads = ((uint64_t)MAX_LEXED * seen + (4u << 20)) / READ_PIECE;
 	s->scanned = 0;
-	s->max_scanned = (uint64_t)MAX_SCANNED * s->length + (4u << 20);
+	s->max_scanned = (uint64_t)MAX_SCANNED * seen + (4u << 20);
 	if (s->serialize != NULL && !grow_state(s, 8 * (size_t)s->length + 65536)) {
 		s->overflow = 1;
 		return NULL;
@@ -431,6 +433,12 @@ func (s *Source) Overworked() bool { return s.c.overworked != 0 }
 // OverScanned reports whether the bound the last parse passed, when
 // Overworked, was its scanner's work on its state.
 func (s *Source) OverScanned() bool { return s.c.overworked == C.OVER_SCANNED }
+
+// SetSeen says how many bytes of the text the next parses read, when the
+// parser has included ranges (an embedded region): the work bounds are
+// sized by them, not by the whole file, so that a file's many regions
+// cost no more than their own lengths allow. 0: the whole text.
+func (s *Source) SetSeen(n int) { s.c.seen = C.uint32_t(min(max(n, 0), math.MaxUint32)) }
 
 // Scanned is the last parse's external scanner's work on its state: the
 // bytes it wrote and read, and the entries it rebuilt (see SetLanguage).
