@@ -4,6 +4,7 @@ import (
 	"embed"
 	"io/fs"
 	"strings"
+	"sync"
 )
 
 // injections holds the injection queries: injections/HOST.scm finds the
@@ -23,13 +24,21 @@ var injections embed.FS
 
 // InjectionQuery returns the query that finds the regions of the
 // language's files written in another language, "" when it has none.
-func (l *Language) InjectionQuery() string {
-	b, err := fs.ReadFile(injections, "injections/"+l.Name+".scm")
-	if err != nil {
-		return ""
+func (l *Language) InjectionQuery() string { return injectionQueries()[l.Name] }
+
+// injectionQueries are the injection query files by host language, read
+// once: every parsed file asks whether its language has one.
+var injectionQueries = sync.OnceValue(func() map[string]string {
+	out := map[string]string{}
+	entries, _ := fs.ReadDir(injections, "injections")
+	for _, e := range entries {
+		b, err := fs.ReadFile(injections, "injections/"+e.Name())
+		if err == nil {
+			out[strings.TrimSuffix(e.Name(), ".scm")] = string(b)
+		}
 	}
-	return string(b)
-}
+	return out
+})
 
 // embedsDirective starts the first line of an injection query file: what a
 // reader of the README's language table is told the host embeds.

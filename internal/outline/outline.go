@@ -146,7 +146,7 @@ type compiled struct {
 	role  []role   // by capture index
 	kind  []string // by capture index, for roleDef
 	// roots marks, by node symbol, the nodes where a pattern can start
-	// (rootSymbols); nil when some pattern's root is not known, and the
+	// (RootSymbols); nil when some pattern's root is not known, and the
 	// query runs over the whole tree.
 	roots []byte
 	// predicates marks the patterns with text predicates (#eq? and the
@@ -185,7 +185,7 @@ func compile(l *lang.Language) (*compiled, error) {
 		c.role = append(c.role, r)
 		c.kind = append(c.kind, kind)
 	}
-	c.roots = rootSymbols(l.Grammar(), q, l.DefinitionQuery())
+	c.roots = RootSymbols(l.Grammar(), q, l.DefinitionQuery())
 	c.predicates = make([]bool, q.PatternCount())
 	for i := range c.predicates {
 		c.predicates[i] = len(q.TextPredicates[i]) > 0
@@ -254,7 +254,7 @@ type found struct {
 //
 // The query runs only at the nodes where its patterns can start (package
 // match), which finds the matches of the query run over the whole tree at
-// a fraction of the cost; a query with a pattern whose root rootSymbols
+// a fraction of the cost; a query with a pattern whose root RootSymbols
 // cannot tell runs over the whole tree.
 func (f *Finder) Find(l *lang.Language, src []byte, tree *sitter.Tree) ([]Def, error) {
 	c, err := f.query(l)

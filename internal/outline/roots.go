@@ -4,13 +4,7 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 )
 
-// RootSymbols is rootSymbols for the queries of other packages (package
-// inject's injection queries), which run them through package match too.
-func RootSymbols(grammar *sitter.Language, q *sitter.Query, text string) []byte {
-	return rootSymbols(grammar, q, text)
-}
-
-// rootSymbols returns, by node symbol, the nodes where a pattern of q (the
+// RootSymbols returns, by node symbol, the nodes where a pattern of q (the
 // query compiled from text) can start: 1 for the symbol of each pattern's
 // root node. It returns nil when it cannot tell for some pattern, whose
 // root is then not a plain named node or an alternation of them: a
@@ -18,11 +12,12 @@ func RootSymbols(grammar *sitter.Language, q *sitter.Query, text string) []byte 
 // of siblings. Find runs such a query over the whole tree.
 //
 // With the roots known, running the query only at those nodes, with
-// patterns rooted at the node itself (package match), finds the same
+// patterns rooted at the node itself (package match; Find, and package
+// inject's injection queries), finds the same
 // matches as over the whole tree: a rooted pattern's match starts at its
 // root node, and the query engine gives a node's matches whatever cursor
 // it walks with.
-func rootSymbols(grammar *sitter.Language, q *sitter.Query, text string) []byte {
+func RootSymbols(grammar *sitter.Language, q *sitter.Query, text string) []byte {
 	roots := make([]byte, grammar.NodeKindCount())
 	for i := range q.PatternCount() {
 		if !q.IsPatternRooted(i) {
@@ -52,7 +47,7 @@ func rootSymbols(grammar *sitter.Language, q *sitter.Query, text string) []byte 
 // node kinds its root can be: the kind of its outermost node, or of each
 // alternative of an outermost alternation. A group of one node and
 // predicates, `((kind …) (#eq? …))`, is rooted at the node. ok is false for
-// any other root (see rootSymbols) and for text it does not understand.
+// any other root (see RootSymbols) and for text it does not understand.
 func patternRoots(text string) (kinds []string, ok bool) {
 	r := &sexpr{s: text}
 	kinds, ok = r.root()

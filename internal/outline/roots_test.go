@@ -65,7 +65,7 @@ func TestRootsKnown(t *testing.T) {
 			t.Fatal(err)
 		}
 		if c.roots == nil {
-			t.Errorf("%s: the query has a pattern whose root node rootSymbols cannot tell; Find runs it over the whole tree", l.Name)
+			t.Errorf("%s: the query has a pattern whose root node RootSymbols cannot tell; Find runs it over the whole tree", l.Name)
 		}
 		c.query.Close()
 	}
