@@ -109,6 +109,7 @@ type planner struct {
 	last  map[string]int32 // the tree of the previous query
 	dirty map[string]bool  // paths set since the previous query
 	at    string           // the commit whose tree state is ("": none yet)
+	qvecs *vectors         // the queries' embeddings, once the first dense configuration needs them
 }
 
 func newPlanner(opt *Options, repo *gitRepo, cat *catFile, commit string) *planner {

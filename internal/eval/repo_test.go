@@ -200,10 +200,11 @@ func TestNamedFunctionRanksFirst(t *testing.T) {
 		t.Fatalf("first query %q, gold %+v", q.Text, q.Gold)
 	}
 	for _, cfg := range opt.Configs {
-		s, err := evaluate(context.Background(), pl, cfg)
-		if err != nil {
+		res := make([]*scores, 1)
+		if err := evaluate(context.Background(), pl, []Config{cfg}, []int{0}, res); err != nil {
 			t.Fatal(err)
 		}
+		s := res[0]
 		// The named function is lines 4-10 of its file. Its name is in one
 		// chunk's content; with context on, the chunks that start inside
 		// it also name it in their header's scope, so the best may be one

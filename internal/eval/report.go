@@ -22,7 +22,16 @@ type Report struct {
 	Baseline    string       `json:"baseline"`
 	Files       Files        `json:"files"`
 	Sources     []Source     `json:"sources"`
+	Verdict     Verdict      `json:"verdict"`
 	Definitions []Definition `json:"definitions"`
+}
+
+// Verdict is what the report recommends: the configuration measurably
+// better than its baseline with the best intervals, or none.
+type Verdict struct {
+	Config   *Config `json:"config"` // nil: none is measurably better
+	Baseline *Config `json:"baseline"`
+	Text     string  `json:"text"`
 }
 
 // Files counts the versions of files the queries' indexes hold, chunked
@@ -157,10 +166,59 @@ func report(opt *Options, p *queryPlan, configs []Config, results []*scores) *Re
 	if rep.Sources == nil {
 		rep.Sources = []Source{}
 	}
+	rep.Verdict = verdict(rep, configs, opt.Baseline)
 	if rep.Files.Skipped == nil {
 		rep.Files.Skipped = []Reason{}
 	}
 	return rep
+}
+
+// verdict picks, among the configurations compared with a baseline, those
+// measurably better than it: on some metric of some source the paired
+// difference's interval lies above 0, and on none below 0. Of these it
+// takes the one whose intervals' lower ends sum highest (the most the
+// queries support), the first in the report's order on a tie.
+func verdict(rep *Report, configs []Config, b Baseline) Verdict {
+	best, bestSum := -1, 0.0
+	var bestWins []string
+	for ci := range configs {
+		sum, better, worse := 0.0, false, false
+		var wins []string
+		for _, src := range rep.Sources {
+			if src.Queries.Kept == 0 {
+				continue
+			}
+			row := src.Rows[ci]
+			if row.Baseline == nil {
+				continue
+			}
+			for k, d := range row.Delta {
+				lo, hi := round4(d.Lo), round4(d.Hi)
+				sum += lo
+				if lo > 0 {
+					better = true
+					wins = append(wins, fmt.Sprintf("%s %s %s [%s, %s]", src.Name, src.Metrics[k], signed(d.Mean), signed(d.Lo), signed(d.Hi)))
+				}
+				if hi < 0 {
+					worse = true
+				}
+			}
+		}
+		if better && !worse && (best < 0 || sum > bestSum) {
+			best, bestSum, bestWins = ci, sum, wins
+		}
+	}
+	if best < 0 {
+		than := "sliding windows"
+		if b.Method != "sliding" || b.MaxSize > 0 || b.Context != nil || b.Retriever != "" {
+			than = "the baseline (" + baselineName(b) + ")"
+		}
+		return Verdict{Text: "no configuration is measurably better than " + than + " here"}
+	}
+	c := configs[best]
+	base := b.of(c)
+	return Verdict{Config: &c, Baseline: &base,
+		Text: fmt.Sprintf("use %s: measurably better than %s on %s, and worse on none", c, base, strings.Join(bestWins, "; "))}
 }
 
 func baselineName(b Baseline) string {
@@ -177,6 +235,9 @@ func baselineName(b Baseline) string {
 		s += ", context on"
 	default:
 		s += ", context off"
+	}
+	if b.Retriever != "" {
+		s += ", " + b.Retriever
 	}
 	return s
 }
@@ -228,7 +289,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			continue
 		}
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-		head := "method\tsize\tcontext\tn\tchunks"
+		head := "method\tsize\tcontext\tretriever\tn\tchunks"
 		for _, m := range s.Metrics {
 			head += "\t" + m
 		}
@@ -241,7 +302,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			if row.Config.Context {
 				ctx = "on"
 			}
-			line := fmt.Sprintf("%s\t%d\t%s\t%d\t%.0f", row.Config.Method, row.Config.MaxSize, ctx, row.N, float64(row.Chunks))
+			line := fmt.Sprintf("%s\t%d\t%s\t%s\t%d\t%.0f", row.Config.Method, row.Config.MaxSize, ctx, row.Config.Retriever, row.N, float64(row.Chunks))
 			for _, e := range row.Metrics {
 				line += fmt.Sprintf("\t%.3f [%.3f, %.3f]", round4(e.Mean), round4(e.Lo), round4(e.Hi))
 			}
@@ -256,6 +317,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		tw.Flush()
 	}
+	b.WriteString("\n" + wrap("verdict: "+r.Verdict.Text, "  ", 100))
 	b.WriteString("\nDefinitions:\n")
 	for _, d := range r.Definitions {
 		b.WriteString(wrap(d.Name+": "+d.Text, "  ", 100))
@@ -312,9 +374,26 @@ func definitions(opt *Options) []Definition {
 				continue
 			}
 		}
+		if (d.Name == "Dense" || d.Name == "Hybrid") && !slices.ContainsFunc(opt.Configs, func(c Config) bool { return needsVectors(c.Retriever) }) {
+			continue
+		}
 		ds = append(ds, d)
 	}
 	return ds
+}
+
+func embedderName(opt *Options) string {
+	if opt.EmbedURL == "" {
+		return "given"
+	}
+	return opt.EmbedURL
+}
+
+func modelName(opt *Options) string {
+	if opt.EmbedModel == "" {
+		return "unnamed"
+	}
+	return opt.EmbedModel
 }
 
 func allDefinitions(opt *Options) []Definition {
@@ -325,6 +404,14 @@ func allDefinitions(opt *Options) []Definition {
 			"content, or with context on (--context --embed-text) its text, the header (path, scope) then the content."},
 		{"BM25", fmt.Sprintf("k1=%.1f, b=%.2f; score = sum over the query's tokens, repeats included, of idf*tf*(k1+1)/(tf+k1*(1-b+b*len/avglen)), "+
 			"idf = ln(1+(N-df+0.5)/(df+0.5)), N, df and avglen over the chunks of the query's tree; ties go to the earlier path, then the earlier chunk.", K1, B)},
+		{"Dense", fmt.Sprintf("the embedder %s (model %s) embeds each chunk's indexed text and each query's text; vectors scaled to unit length; "+
+			"the live chunks ranked by cosine similarity to the query, exactly (every chunk scored); ties go to the earlier path, then the earlier chunk.",
+			embedderName(opt), modelName(opt))},
+		{"Hybrid", fmt.Sprintf("reciprocal rank fusion of BM25 and Dense: a chunk's score is the sum, over the two rankings whose best %d hold it, "+
+			"of 1/(%d + its rank there), ranks from 1; ties go to the earlier path, then the earlier chunk.", rrfDepth, RRFK)},
+		{"Verdict", "the configuration measurably better than its baseline: on some metric the paired difference's 95% interval lies above 0 " +
+			"and on none below 0; of several, the one whose intervals' lower ends sum highest. With many configurations one may pass by chance: " +
+			"re-run with another --seed or more queries before changing course."},
 		{"Context", fmt.Sprintf("chunks in rank order while they fit in %d non-whitespace characters (headers included); "+
 			"the first that does not fit is cut to its leading whole lines that fit, and the context ends there.", opt.Budget)},
 		{"Git queries", fmt.Sprintf("the last %d non-merge commits that change an indexed file, newest first from the commit evaluated; "+

@@ -10,8 +10,8 @@ import (
 )
 
 var (
-	castCfg    = Config{Method: "cast", MaxSize: 1000}
-	slidingCfg = Config{Method: "sliding", MaxSize: 1000}
+	castCfg    = Config{Method: "cast", MaxSize: 1000, Retriever: RetrieverBM25}
+	slidingCfg = Config{Method: "sliding", MaxSize: 1000, Retriever: RetrieverBM25}
 )
 
 // tinyReport is report() on three queries (git, completion, git) and two
@@ -96,7 +96,8 @@ func TestReportJSON(t *testing.T) {
           "config": {
             "method": "cast",
             "max_size": 1000,
-            "context": false
+            "context": false,
+            "retriever": "bm25"
           },
           "n": 2,
           "chunks": 15.5000,
@@ -115,7 +116,8 @@ func TestReportJSON(t *testing.T) {
           "baseline": {
             "method": "sliding",
             "max_size": 1000,
-            "context": false
+            "context": false,
+            "retriever": "bm25"
           },
           "delta": [
             {
@@ -134,7 +136,8 @@ func TestReportJSON(t *testing.T) {
           "config": {
             "method": "sliding",
             "max_size": 1000,
-            "context": false
+            "context": false,
+            "retriever": "bm25"
           },
           "n": 2,
           "chunks": 16.0000,
@@ -156,6 +159,21 @@ func TestReportJSON(t *testing.T) {
       ]
     }
   ],
+  "verdict": {
+    "config": {
+      "method": "cast",
+      "max_size": 1000,
+      "context": false,
+      "retriever": "bm25"
+    },
+    "baseline": {
+      "method": "sliding",
+      "max_size": 1000,
+      "context": false,
+      "retriever": "bm25"
+    },
+    "text": "use cast 1000 context off bm25: measurably better than sliding 1000 context off bm25 on git LineRecall +0.500 [+0.500, +0.500], and worse on none"
+  },
   "definitions": [
     {
       "name": "Tokens",
@@ -195,7 +213,8 @@ func TestReportJSONEmpty(t *testing.T) {
 	want := `{"path":".","seed":1,"budget":10,"resamples":0,"baseline":"sliding at the same size, same context",` +
 		`"files":{"versions":0,"chunked":0,"skipped":[]},` +
 		`"sources":[{"name":"completion","metrics":["AnsLine","IdRecall"],"queries":{"asked":5,"candidates":0,"kept":0,"skipped":[]},` +
-		`"rows":[{"config":{"method":"sliding","max_size":1000,"context":false},"n":0,"chunks":0.0000,"metrics":[{"mean":0.0000,"lo":0.0000,"hi":0.0000},{"mean":0.0000,"lo":0.0000,"hi":0.0000}],"baseline":null,"delta":[]}]}],` +
+		`"rows":[{"config":{"method":"sliding","max_size":1000,"context":false,"retriever":"bm25"},"n":0,"chunks":0.0000,"metrics":[{"mean":0.0000,"lo":0.0000,"hi":0.0000},{"mean":0.0000,"lo":0.0000,"hi":0.0000}],"baseline":null,"delta":[]}]}],` +
+		`"verdict":{"config":null,"baseline":null,"text":"no configuration is measurably better than sliding windows here"},` +
 		`"definitions":[]}`
 	if diff := cmp.Diff(want, compact.String()); diff != "" {
 		t.Errorf("WriteJSON (-want +got):\n%s", diff)
@@ -291,8 +310,8 @@ func TestBaselineName(t *testing.T) {
 		b    Baseline
 		want Config
 	}{
-		{Baseline{Method: "sliding"}, Config{"sliding", 1000, true}},
-		{Baseline{Method: "sliding", MaxSize: 2000, Context: &off}, Config{"sliding", 2000, false}},
+		{Baseline{Method: "sliding"}, Config{"sliding", 1000, true, ""}},
+		{Baseline{Method: "sliding", MaxSize: 2000, Context: &off}, Config{"sliding", 2000, false, ""}},
 	} {
 		if got := x.b.of(c); got != x.want {
 			t.Errorf("%s.of(%v) = %v, want %v", baselineName(x.b), c, got, x.want)
@@ -333,14 +352,16 @@ func TestReportText(t *testing.T) {
 		"files: 3 versions indexed, 3 chunked, 2 binary, 1 generated\n" +
 		"\n" +
 		"git history: 2 queries kept of 3 commits read (--from-git 2); skipped: 1 message under 3 words\n" +
-		"method   size  context  n  chunks  LineRecall            FileHit               ΔLineRecall              ΔFileHit\n" +
-		"cast     1000  off      2  16      0.750 [0.750, 0.750]  0.500 [0.500, 0.500]  +0.500 [+0.500, +0.500]  +0.000 [+0.000, +0.000]\n" +
-		"sliding  1000  off      2  16      0.250 [0.250, 0.250]  0.500 [0.500, 0.500]  (baseline)\n" +
+		"method   size  context  retriever  n  chunks  LineRecall            FileHit               ΔLineRecall              ΔFileHit\n" +
+		"cast     1000  off      bm25       2  16      0.750 [0.750, 0.750]  0.500 [0.500, 0.500]  +0.500 [+0.500, +0.500]  +0.000 [+0.000, +0.000]\n" +
+		"sliding  1000  off      bm25       2  16      0.250 [0.250, 0.250]  0.500 [0.500, 0.500]  (baseline)\n" +
 		"\n" +
 		"completion: 1 queries drawn from 1 functions (--completion 1)\n" +
-		"method   size  context  n  chunks  AnsLine               IdRecall              ΔAnsLine                 ΔIdRecall\n" +
-		"cast     1000  off      1  30      0.250 [0.250, 0.250]  0.750 [0.750, 0.750]  -0.250 [-0.250, -0.250]  +0.250 [+0.250, +0.250]\n" +
-		"sliding  1000  off      1  30      0.500 [0.500, 0.500]  0.500 [0.500, 0.500]  (baseline)\n" +
+		"method   size  context  retriever  n  chunks  AnsLine               IdRecall              ΔAnsLine                 ΔIdRecall\n" +
+		"cast     1000  off      bm25       1  30      0.250 [0.250, 0.250]  0.750 [0.750, 0.750]  -0.250 [-0.250, -0.250]  +0.250 [+0.250, +0.250]\n" +
+		"sliding  1000  off      bm25       1  30      0.500 [0.500, 0.500]  0.500 [0.500, 0.500]  (baseline)\n" +
+		"\n" +
+		"verdict: no configuration is measurably better than sliding windows here\n" +
 		"\n" +
 		"Definitions:\n" +
 		"Tokens: identifier runs (letters, digits, underscores) split into sub-words at underscores and case\n" +
@@ -354,7 +375,7 @@ func TestReportText(t *testing.T) {
 	if err := rep.WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "completion: 0 queries drawn from 1 functions (--completion 1)\n\nDefinitions:") {
+	if !strings.Contains(b.String(), "completion: 0 queries drawn from 1 functions (--completion 1)\n\nverdict: ") {
 		t.Errorf("a source with no query kept still has a table:\n%s", b.String())
 	}
 }
@@ -393,7 +414,7 @@ func TestDefinitions(t *testing.T) {
 		}
 		return out
 	}
-	common := []string{"Tokens", "Index", "BM25", "Context"}
+	common := []string{"Tokens", "Index", "BM25", "Verdict", "Context"}
 	tail := []string{"Files", "Statistics"}
 	git := []string{"Git queries", "LineRecall", "FileHit"}
 	comp := []string{"Completion queries", "AnsLine", "IdRecall"}

@@ -26,14 +26,16 @@ import (
 	"github.com/castchunk/castchunk/internal/walk"
 )
 
-// Config is one chunking configuration: what `castchunk chunk --method
-// Method --max-size MaxSize` writes, and with Context, what `--context
+// Config is one configuration: what `castchunk chunk --method Method
+// --max-size MaxSize` writes, and with Context, what `--context
 // --embed-text` adds: the index then holds each record's text (header and
-// content) instead of its content.
+// content) instead of its content; and the Retriever that ranks the
+// chunks for a query.
 type Config struct {
-	Method  string `json:"method"`
-	MaxSize int    `json:"max_size"`
-	Context bool   `json:"context"`
+	Method    string `json:"method"`
+	MaxSize   int    `json:"max_size"`
+	Context   bool   `json:"context"`
+	Retriever string `json:"retriever"`
 }
 
 // String is how reports name the configuration.
@@ -42,21 +44,33 @@ func (c Config) String() string {
 	if c.Context {
 		ctx = "on"
 	}
-	return fmt.Sprintf("%s %d context %s", c.Method, c.MaxSize, ctx)
+	s := fmt.Sprintf("%s %d context %s", c.Method, c.MaxSize, ctx)
+	if c.Retriever != "" {
+		s += " " + c.Retriever
+	}
+	return s
 }
+
+// chunking is the configuration without its retriever: what is chunked
+// and indexed once for every retriever.
+func (c Config) chunking() Config { c.Retriever = ""; return c }
 
 // Baseline says which configuration each one is compared with: Method at
 // MaxSize (0: the configuration's own) with Context (nil: the
-// configuration's own).
+// configuration's own) and Retriever ("": the configuration's own).
 type Baseline struct {
-	Method  string
-	MaxSize int
-	Context *bool
+	Method    string
+	MaxSize   int
+	Context   *bool
+	Retriever string
 }
 
 // of returns the baseline of c.
 func (b Baseline) of(c Config) Config {
-	base := Config{Method: b.Method, MaxSize: c.MaxSize, Context: c.Context}
+	base := Config{Method: b.Method, MaxSize: c.MaxSize, Context: c.Context, Retriever: c.Retriever}
+	if b.Retriever != "" {
+		base.Retriever = b.Retriever
+	}
 	if b.MaxSize > 0 {
 		base.MaxSize = b.MaxSize
 	}
@@ -81,6 +95,11 @@ type Options struct {
 	MaxFiles    int   // git: most indexed files a kept commit changes
 	MaxFileSize int64 // bigger files are not indexed (castchunk chunk's --max-file-size)
 	Jobs        int
+	// Embed embeds texts for the dense and hybrid retrievers; EmbedURL
+	// and EmbedModel name it in the report.
+	Embed      EmbedFunc
+	EmbedURL   string
+	EmbedModel string
 	// Progress, when set, is told how far each stage is.
 	Progress func(stage string, done, total int)
 	// Warn, when set, is told of a file a chunker failed on.
@@ -148,13 +167,33 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	if err := pl.finish(ctx); err != nil {
 		return nil, err
 	}
+	opt.Configs = slices.Clone(opt.Configs)
+	for i := range opt.Configs {
+		if opt.Configs[i].Retriever == "" {
+			opt.Configs[i].Retriever = RetrieverBM25
+		}
+	}
 	configs := withBaselines(opt.Configs, opt.Baseline)
+	for _, c := range configs {
+		if needsVectors(c.Retriever) && opt.Embed == nil {
+			return nil, &UsageError{fmt.Errorf("the %s retriever needs an embedder (--embedder)", c.Retriever)}
+		}
+	}
 	results := make([]*scores, len(configs))
 	for i, c := range configs {
-		if results[i], err = evaluate(ctx, pl, c); err != nil {
+		if results[i] != nil {
+			continue
+		}
+		var same []int // the configurations chunked as c is
+		for j := i; j < len(configs); j++ {
+			if configs[j].chunking() == c.chunking() {
+				same = append(same, j)
+			}
+		}
+		if err := evaluate(ctx, pl, configs, same, results); err != nil {
 			return nil, err
 		}
-		debug.FreeOSMemory() // the index of one configuration at a time
+		debug.FreeOSMemory() // the index and vectors of one configuration at a time
 	}
 	return report(&opt, pl.p, configs, results), nil
 }
@@ -189,7 +228,10 @@ func withBaselines(cs []Config, b Baseline) []Config {
 		if a.Context != b.Context {
 			return ctx(a.Context) - ctx(b.Context)
 		}
-		return rank[a.Method] - rank[b.Method]
+		if a.Method != b.Method {
+			return rank[a.Method] - rank[b.Method]
+		}
+		return slices.Index(Retrievers(), a.Retriever) - slices.Index(Retrievers(), b.Retriever)
 	})
 	return all
 }
@@ -244,21 +286,25 @@ type scores struct {
 	skipped map[string]int
 }
 
-// evaluate chunks every entry with c, then scores every query.
-func evaluate(ctx context.Context, pl *planner, c Config) (*scores, error) {
+// evaluate chunks every entry as configs[same[0]] says (every one of same
+// is chunked alike), then scores every query with each one's retriever,
+// into results.
+func evaluate(ctx context.Context, pl *planner, configs []Config, same []int, results []*scores) error {
+	c := configs[same[0]].chunking()
 	m := method.ByName(c.Method)
 	if m == nil {
-		return nil, fmt.Errorf("unknown method %q", c.Method)
+		return fmt.Errorf("unknown method %q", c.Method)
 	}
 	setup := chunk.Setup{Method: m, Budget: c.MaxSize, Values: chunk.Values{}}
 	if err := setup.Check(); err != nil {
-		return nil, err
+		return err
 	}
 	cfg := pipeline.Config{Jobs: pl.opt.Jobs, Setup: setup, Plan: pl.policy(),
 		Enrich: enrich.Options{Context: c.Context, Text: c.Context}}
 	jobs := pl.jobs(cfg)
 	in := &indexer{x: NewIndex(), spans: make([][2]int32, len(jobs)), s: &scores{skipped: map[string]int{}}, warn: pl.opt.Warn}
-	stage := "chunking " + c.String()
+	name := c.String()
+	stage := "chunking " + name
 	err := pipeline.Run(ctx, jobs, cfg, func(r *pipeline.Result) error {
 		in.add(r)
 		if pl.opt.Progress != nil {
@@ -267,9 +313,30 @@ func evaluate(ctx context.Context, pl *planner, c Config) (*scores, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return in.s, pl.scoreAll(ctx, in, "scoring "+c.String())
+	sc := &scorer{pl: pl, x: in.x, docs: in.docs, headers: in.headers, cache: map[int32][]byte{}}
+	for _, i := range same {
+		if needsVectors(configs[i].Retriever) && sc.vecs == nil {
+			if sc.vecs, err = sc.embedDocs(ctx, "embedding "+name); err != nil {
+				return err
+			}
+			if err := pl.embedQueries(ctx); err != nil {
+				return err
+			}
+			if q, d := pl.qvecs.dim, sc.vecs.dim; q != d && q > 0 && d > 0 {
+				return fmt.Errorf("the embedder returned vectors of %d numbers for the queries and of %d for the chunks", q, d)
+			}
+		}
+	}
+	for _, i := range same {
+		s := *in.s
+		results[i] = &s
+		if err := pl.scoreAll(ctx, in, sc, configs[i].Retriever, results[i], "scoring "+configs[i].String()); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // jobs are the pipeline's jobs of every entry, in order; an entry read
@@ -337,12 +404,11 @@ func (in *indexer) add(r *pipeline.Result) {
 	}
 }
 
-// scoreAll scores every query against the index, switching on and off the
-// documents of the entries each query's tree adds and removes.
-func (pl *planner) scoreAll(ctx context.Context, in *indexer, stage string) error {
+// scoreAll scores every query against the index with the retriever, into
+// s, switching on and off the documents of the entries each query's tree
+// adds and removes.
+func (pl *planner) scoreAll(ctx context.Context, in *indexer, sc *scorer, retriever string, s *scores, stage string) error {
 	queries := pl.p.queries
-	sc := &scorer{pl: pl, x: in.x, docs: in.docs, headers: in.headers, cache: map[int32][]byte{}}
-	s := in.s
 	s.values = make([][2]float64, len(queries))
 	s.live = make([]int, len(queries))
 	s.top = make([]lineSpan, len(queries))
@@ -353,7 +419,7 @@ func (pl *planner) scoreAll(ctx context.Context, in *indexer, stage string) erro
 		in.setLive(q.Off, false)
 		in.setLive(q.On, true)
 		s.live[qi] = in.x.Live()
-		v, top, err := sc.score(q)
+		v, top, err := sc.score(q, sc.rank(retriever, qi))
 		if err != nil {
 			return err
 		}
@@ -408,6 +474,7 @@ type scorer struct {
 	headers []string
 	cache   map[int32][]byte // entries' bytes, recently read
 	cached  int
+	vecs    *vectors // by document, for the dense and hybrid retrievers
 }
 
 // maxCached bounds the bytes of entries the scorer keeps between queries.
@@ -430,10 +497,69 @@ func (sc *scorer) content(id int32) ([]byte, error) {
 	return b, nil
 }
 
-// score ranks the live chunks for q, assembles the context and measures
-// it.
-func (sc *scorer) score(q *query) (v [2]float64, top lineSpan, err error) {
-	rank := sc.x.Search(q.Text)
+// rank ranks the live chunks for the qi-th query with the retriever.
+func (sc *scorer) rank(retriever string, qi int) *Ranking {
+	q := sc.pl.p.queries[qi]
+	switch retriever {
+	case RetrieverDense:
+		return denseSearch(sc.x, sc.vecs, sc.pl.qvecs.at(qi))
+	case RetrieverHybrid:
+		return fuse(sc.x.Search(q.Text), denseSearch(sc.x, sc.vecs, sc.pl.qvecs.at(qi)))
+	}
+	return sc.x.Search(q.Text)
+}
+
+// text is what the index holds of document d: its header, if any, then
+// its content.
+func (sc *scorer) text(d docInfo) ([]byte, int, error) {
+	src, err := sc.content(d.entry)
+	if err != nil {
+		return nil, 0, err
+	}
+	if int(d.end) > len(src) {
+		return nil, 0, fmt.Errorf("%s changed while castchunk eval ran", sc.pl.p.entries[d.entry].Path)
+	}
+	var text []byte
+	if d.header >= 0 {
+		text = append(text, sc.headers[d.header]...)
+	}
+	hl := len(text)
+	return append(text, src[d.start:d.end]...), hl, nil
+}
+
+// embedDocs embeds the text of every document, live or not.
+func (sc *scorer) embedDocs(ctx context.Context, stage string) (*vectors, error) {
+	return embedAll(ctx, sc.pl.opt.Embed, len(sc.docs), func(i int) (string, error) {
+		t, _, err := sc.text(sc.docs[i])
+		return string(t), err
+	}, sc.progress(stage))
+}
+
+// embedQueries embeds every query's text, once for every configuration.
+func (pl *planner) embedQueries(ctx context.Context) error {
+	if pl.qvecs != nil {
+		return nil
+	}
+	var err error
+	var progress func(done, total int)
+	if pl.opt.Progress != nil {
+		progress = func(done, total int) { pl.opt.Progress("embedding the queries", done, total) }
+	}
+	pl.qvecs, err = embedAll(ctx, pl.opt.Embed, len(pl.p.queries), func(i int) (string, error) {
+		return pl.p.queries[i].Text, nil
+	}, progress)
+	return err
+}
+
+func (sc *scorer) progress(stage string) func(done, total int) {
+	if sc.pl.opt.Progress == nil {
+		return nil
+	}
+	return func(done, total int) { sc.pl.opt.Progress(stage, done, total) }
+}
+
+// score assembles the context for q from the ranking and measures it.
+func (sc *scorer) score(q *query, rank *Ranking) (v [2]float64, top lineSpan, err error) {
 	type piece struct {
 		doc    docInfo
 		text   []byte
@@ -447,21 +573,11 @@ func (sc *scorer) score(q *query) (v [2]float64, top lineSpan, err error) {
 			return nil, false
 		}
 		d := sc.docs[h.Doc]
-		src, err := sc.content(d.entry)
-		if err != nil || int(d.end) > len(src) {
-			if err == nil {
-				err = fmt.Errorf("%s changed while castchunk eval ran", sc.pl.p.entries[d.entry].Path)
-			}
+		text, hl, err := sc.text(d)
+		if err != nil {
 			failed = err
 			return nil, false
 		}
-		var text []byte
-		hl := 0
-		if d.header >= 0 {
-			text = append(text, sc.headers[d.header]...)
-			hl = len(text)
-		}
-		text = append(text, src[d.start:d.end]...)
 		pieces = append(pieces, piece{doc: d, text: text, header: hl})
 		return text, true
 	})
