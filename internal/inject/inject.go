@@ -9,6 +9,7 @@
 package inject
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sort"
@@ -34,7 +35,8 @@ type Region struct {
 	From, To   int // the construct around it, From <= Start, End <= To
 	Lang       *lang.Language
 	Tree       *sitter.Tree
-	Err        error // why Tree is nil: the parse gave up (its work bound, a timeout)
+	Err        error         // why Tree is nil: the parse gave up (its work bound, a timeout)
+	label      record.Region // what records say of it (Records)
 }
 
 // Finder finds regions. It is owned by one goroutine (a worker) and keeps
@@ -82,11 +84,13 @@ func (f *Finder) Regions(p *parse.Parser, host *lang.Language, src []byte, tree 
 	}
 	found := q.find(f.runner, tree, src)
 	var out []Region
+	prevTo := 0
 	for _, c := range found {
-		if c.lang == host || len(out) > 0 && c.from < out[len(out)-1].To {
+		if c.lang == host || c.from < prevTo {
 			continue // the host's own language, or inside the region before it
 		}
-		r := Region{Start: c.start, End: c.end, From: c.from, To: c.to, Lang: c.lang}
+		r := Region{Start: c.start, End: c.end, From: c.from, To: c.to, Lang: c.lang, label: c.label(src, prevTo)}
+		prevTo = c.to
 		r.Tree, r.Err = p.ParseRanges(src, c.lang, c.ranges)
 		if errors.Is(r.Err, parse.ErrCancelled) {
 			Close(out)
@@ -115,12 +119,17 @@ func ForChunker(regions []Region) []chunk.Embedded {
 	return out
 }
 
-// Records is what records say of the regions (record.File.Regions): where
-// their code and the construct around it are, and their languages' names.
+// Records is what records say of the regions (record.File.Regions), for
+// the language of each chunk (docs/design.md, "Embedded regions"): their
+// languages' names, where their code is, from its first to its last byte
+// that is not white space in the included ranges (the host's marks around
+// it, the `> ` before a quoted fence's closing line, are not code), and the
+// construct around it, from the start of its first line when what stands
+// before it there is the host's margin (label).
 func Records(regions []Region) []record.Region {
 	var out []record.Region
 	for _, g := range regions {
-		out = append(out, record.Region{Start: g.Start, End: g.End, From: g.From, To: g.To, Language: g.Lang.Name})
+		out = append(out, g.label)
 	}
 	return out
 }
@@ -224,7 +233,7 @@ func (q *query) find(runner *match.Runner, tree *sitter.Tree, src []byte) []cand
 	}
 	var out []candidate
 	for _, c := range best {
-		if c.lang != nil && c.end > c.start {
+		if c.lang != nil && c.end > c.start && len(c.ranges) > 0 {
 			out = append(out, c)
 		}
 	}
@@ -236,6 +245,75 @@ func (q *query) find(runner *match.Runner, tree *sitter.Tree, src []byte) []cand
 	})
 	return out
 }
+
+// label is what records say of the region c found in src (Records), the
+// region before it ending at prevTo.
+func (c candidate) label(src []byte, prevTo int) record.Region {
+	first, last := c.ranges[0], c.ranges[len(c.ranges)-1]
+	g := record.Region{Start: int(first.StartByte), End: int(last.EndByte),
+		From: margin(src, c.from, c.start, prevTo), To: c.to, Language: c.lang.Name}
+	if start, end, ok := codeBounds(src, c.ranges); ok {
+		g.Start, g.End = start, end
+	}
+	return g
+}
+
+// codeBounds returns the first byte of the ranges that is not white space
+// and the end of the last one; ok is false when they hold white space
+// alone.
+func codeBounds(src []byte, ranges []sitter.Range) (start, end int, ok bool) {
+	start, end = -1, -1
+	for _, r := range ranges {
+		if i := bytes.IndexFunc(src[r.StartByte:r.EndByte], notSpace); i >= 0 {
+			start = int(r.StartByte) + i
+			break
+		}
+	}
+	for i := len(ranges) - 1; i >= 0 && start >= 0; i-- {
+		r := ranges[i]
+		if j := bytes.LastIndexFunc(src[r.StartByte:r.EndByte], notSpace); j >= 0 {
+			end = int(r.StartByte) + j + 1
+			break
+		}
+	}
+	return start, end, start >= 0
+}
+
+// margin returns where a region's construct starts for its label: from,
+// or the start of from's line when what stands before from on that line
+// is the host's margin: white space, or the same text (but for white
+// space at its end) as the host puts before the code's first line, which
+// the included ranges leave out of every line of the code (a block
+// quote's `> `: the markers are the host's, and a chunk of a whole quoted
+// fence is the fence's language). start is where the code's node starts,
+// prevTo where the region before ends: the margin never reaches back into
+// it.
+func margin(src []byte, from, start, prevTo int) int {
+	i := bytes.LastIndexByte(src[prevTo:from], '\n')
+	if i < 0 && prevTo > 0 {
+		return from // from's line starts inside the region before
+	}
+	line := prevTo + i + 1
+	pre := src[line:from]
+	if bytes.IndexFunc(pre, notSpace) < 0 {
+		return line
+	}
+	if j := bytes.LastIndexByte(src[from:start], '\n'); j >= 0 {
+		code := src[from+j+1 : start] // before the code on its first line
+		if bytes.Equal(bytes.TrimRightFunc(pre, isSpace), bytes.TrimRightFunc(code, isSpace)) {
+			return line
+		}
+	}
+	return from
+}
+
+// isSpace reports whether r is ASCII white space, all that labels trim
+// (record.File.LanguageAt).
+func isSpace(r rune) bool {
+	return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f'
+}
+
+func notSpace(r rune) bool { return !isSpace(r) }
 
 // ranges are the included ranges of a region's content node: the node
 // without its named children, as tree-sitter's injections leave out the

@@ -9,6 +9,7 @@ import (
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/parse"
+	"github.com/castchunk/castchunk/internal/record"
 )
 
 // regionsOf parses src as host and describes its regions, one per line:
@@ -192,5 +193,71 @@ func TestChunkRegionOfOneNode(t *testing.T) {
 		f.Close()
 		tree.Close()
 		p.Close()
+	}
+}
+
+// labelOf parses src as host and returns the language records give the
+// chunk that starts right after the text after (which src holds once; ""
+// for the start of the file) and holds chunk.
+func labelOf(t *testing.T, host, src, after, chunk string) string {
+	t.Helper()
+	start := 0
+	if after != "" {
+		if strings.Count(src, after) != 1 {
+			t.Fatalf("%q is not once in %q", after, src)
+		}
+		start = strings.Index(src, after) + len(after)
+	}
+	if !strings.HasPrefix(src[start:], chunk) {
+		t.Fatalf("%q does not follow %q in %q", chunk, after, src)
+	}
+	p := parse.New(0)
+	defer p.Close()
+	l := lang.ByName(host)
+	tree, err := p.Parse([]byte(src), l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	f := NewFinder()
+	defer f.Close()
+	regions, err := f.Regions(p, l, []byte(src), tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer Close(regions)
+	file := record.File{Language: host, Src: []byte(src), Regions: Records(regions)}
+	return file.LanguageAt(start, start+len(chunk))
+}
+
+// TestQuotedFenceLabels: in a block quote, the `> ` before each line of a
+// fence are the host's, not code: a chunk of the whole quoted fence is
+// the fence's language, one of its closing line alone (with the blank
+// lines above it) the host's, as without the quote.
+func TestQuotedFenceLabels(t *testing.T) {
+	quoted := "> Note:\n>\n> ```js\n> f(a, b);\n>\n> g();\n>\n> ```\n\nafter\n"
+	nested := "> > ```js\n> > f(a);\n> > ```\n"
+	listed := "> - item\n>   ```js\n>   f(a);\n>   ```\n"
+	for _, c := range []struct{ name, host, src, after, chunk, want string }{
+		{"the whole quoted fence", "markdown", quoted, "Note:\n>\n", "> ```js\n> f(a, b);\n>\n> g();\n>\n> ```\n", "javascript"},
+		{"its closing line", "markdown", quoted, "g();\n>\n", "> ```\n", "markdown"},
+		{"its closing line and a blank line", "markdown", quoted, "g();\n", ">\n> ```\n", "markdown"},
+		{"its opening line", "markdown", quoted, "Note:\n>\n", "> ```js\n", "markdown"},
+		{"its opening line and a blank line", "markdown", "> ```js\n>\n> f();\n> ```\n", "", "> ```js\n>\n", "markdown"},
+		{"a line of code", "markdown", quoted, "```js\n", "> f(a, b);\n", "javascript"},
+		{"a blank line of code", "markdown", quoted, "f(a, b);\n", ">\n", "javascript"},
+		{"the quote's text and the fence", "markdown", quoted, "", "> Note:\n>\n> ```js\n> f(a, b);\n", "markdown"},
+		{"a fence quoted twice", "markdown", nested, "", nested, "javascript"},
+		{"its closing line", "markdown", nested, "f(a);\n", "> > ```\n", "markdown"},
+		{"a fence in a quoted list", "markdown", listed, "item\n", ">   ```js\n>   f(a);\n>   ```\n", "javascript"},
+		{"a list item's fence with its marker", "markdown", "- ```js\n  f(a);\n  ```\n", "", "- ```js\n  f(a);\n  ```\n", "markdown"},
+		{"a script after a tag on its line", "html", "<div><script>f()</script></div>\n", "", "<div><script>f()</script>", "html"},
+		{"an indented fence", "markdown", "  ```js\n  f(a);\n  ```\n", "", "  ```js\n  f(a);\n  ```\n", "javascript"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := labelOf(t, c.host, c.src, c.after, c.chunk); got != c.want {
+				t.Errorf("%q in %q: %s, want %s", c.chunk, c.src, got, c.want)
+			}
+		})
 	}
 }
