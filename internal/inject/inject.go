@@ -285,16 +285,24 @@ func codeBounds(src []byte, ranges []sitter.Range) (start, end int, ok bool) {
 // space at its end) as the host puts before the code's first line, which
 // the included ranges leave out of every line of the code (a block
 // quote's `> `: the markers are the host's, and a chunk of a whole quoted
-// fence is the fence's language). start is where the code's node starts,
-// prevTo where the region before ends: the margin never reaches back into
-// it.
+// fence is the fence's language). The file's BOM is the host's too: the
+// first region's construct starts at 0 when only the BOM and white space
+// stand before it, so the BOM does not change the label of the first
+// chunk. start is where the code's node starts, prevTo where the region
+// before ends: the margin never reaches back into it.
 func margin(src []byte, from, start, prevTo int) int {
+	if prevTo == 0 && bytes.IndexFunc(trimBOM(src[:from]), notSpace) < 0 {
+		return 0 // the first region, after a BOM and blank lines
+	}
 	i := bytes.LastIndexByte(src[prevTo:from], '\n')
 	if i < 0 && prevTo > 0 {
 		return from // from's line starts inside the region before
 	}
 	line := prevTo + i + 1
 	pre := src[line:from]
+	if line == 0 {
+		pre = trimBOM(pre)
+	}
 	if bytes.IndexFunc(pre, notSpace) < 0 {
 		return line
 	}
@@ -305,6 +313,16 @@ func margin(src []byte, from, start, prevTo int) int {
 		}
 	}
 	return from
+}
+
+// trimBOM returns b, the start of a file, without its BOM: the host's
+// bytes, before the first node of its tree.
+func trimBOM(b []byte) []byte {
+	const bom = "\ufeff"
+	if len(b) >= len(bom) && string(b[:len(bom)]) == bom {
+		return b[len(bom):]
+	}
+	return b
 }
 
 // isSpace reports whether r is ASCII white space, all that labels trim

@@ -261,3 +261,29 @@ func TestQuotedFenceLabels(t *testing.T) {
 		})
 	}
 }
+
+// TestBOMLabels: a BOM at the start of the file is the host's bytes, not
+// the text of a region's construct: the file's first chunk, the BOM and a
+// whole fence or script, is the region's, as it is without the BOM.
+func TestBOMLabels(t *testing.T) {
+	const bom = "\ufeff"
+	for _, c := range []struct{ name, host, src, want string }{
+		{"a fence", "markdown", bom + "```js\nf(a);\n```\n", "javascript"},
+		{"a fence after blank lines", "markdown", bom + "\n\n```js\nf(a);\n```\n", "javascript"},
+		{"a quoted fence", "markdown", bom + "> ```js\n> f(a);\n> ```\n", "javascript"},
+		{"front matter", "markdown", bom + "---\ntitle: x\n---\n", "yaml"},
+		{"a script", "html", bom + "<script>f(a);</script>\n", "javascript"},
+		{"a style", "html", bom + "<style>p { color: red }</style>\n", "css"},
+		{"a Svelte script", "svelte", bom + "<script lang=\"ts\">let n: number = 1;</script>\n", "typescript"},
+		{"the BOM and a paragraph", "markdown", bom + "text\n```js\nf(a);\n```\n", "markdown"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := labelOf(t, c.host, c.src, "", c.src); got != c.want {
+				t.Errorf("%q: %s, want %s", c.src, got, c.want)
+			}
+			if got := labelOf(t, c.host, c.src[len(bom):], "", c.src[len(bom):]); got != c.want {
+				t.Errorf("%q without its BOM: %s, want %s", c.src, got, c.want)
+			}
+		})
+	}
+}
