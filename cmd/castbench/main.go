@@ -5,9 +5,12 @@
 //
 //	(a) parse only: read and parse every file castchunk would chunk, with the
 //	    same grammars (internal/parse, one parser, -j 1, trees closed) and
-//	    nothing else; the files are listed with walk.List and lang.ForPath as
-//	    castchunk lists them, and files castchunk skips for their encoding
-//	    (binary, UTF-16, not UTF-8) are left out. It runs in a child process
+//	    nothing else; the files are listed with walk.List and given their
+//	    grammar by package plan, as castchunk chunk does (names, attributes,
+//	    shebangs), and files castchunk skips for their encoding (binary,
+//	    UTF-16, not UTF-8) are left out. An embedded region (a fence in
+//	    Markdown, a script in HTML) is not parsed here: its parse is part of
+//	    what chunking costs over parsing the host. It runs in a child process
 //	    (castbench itself with -parse-worker), timed from inside: the time
 //	    covers reading and parsing only, not the listing or the start;
 //	(b) `castchunk chunk -j 1 DIR` end to end, as a subprocess, its stdout
@@ -61,10 +64,10 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/parse"
+	"github.com/castchunk/castchunk/internal/plan"
 	"github.com/castchunk/castchunk/internal/walk"
 )
 
@@ -78,7 +81,6 @@ const (
 	targetRSS      = 200 << 20 // bytes, on a ~100 MB tree
 	maxFileSize    = 10 << 20  // castchunk's default --max-file-size
 	parseTimeout   = 20 * time.Second
-	binaryProbe    = 8000 // as internal/pipeline: a NUL byte in these means binary
 )
 
 type listFlag []string
@@ -458,58 +460,49 @@ func du(dir string) (int64, error) {
 	return n, err
 }
 
-// listJobs lists the files as `castchunk chunk DIR` does with its default
-// flags, reads each once (which also warms the page cache for every
-// measurement alike) and leaves out those castchunk skips for their
-// encoding.
+// listJobs lists the files as `castchunk chunk --include-generated
+// --include-vendored DIR` does, deciding each file's grammar as it does
+// (package plan: name, attributes, shebang), reads each once (which also
+// warms the page cache for every measurement alike) and leaves out those
+// castchunk skips for their encoding or size.
 func listJobs(dir string) (jobs []job, skipped int, took time.Duration, err error) {
 	start := time.Now()
 	files, _, err := walk.List([]string{dir}, walk.Options{})
 	if err != nil {
 		return nil, 0, time.Since(start), err
 	}
-	// Keep the files lang.ForPath reads: of those found by walking, the
-	// ones castchunk has a grammar for (a file named as the argument
-	// stays, whatever its name).
-	kept := files[:0]
+	policy := plan.Policy{KeepGenerated: true, KeepVendored: true, MaxFileSize: maxFileSize}
+	type named struct {
+		f walk.File
+		d plan.Decision
+	}
+	var kept []named
 	for _, f := range files {
-		if f.Explicit || lang.ForPath(f.Path) != nil {
-			kept = append(kept, f)
+		d := policy.ByName(plan.File{Path: f.Path, Attrs: f.Attrs, Named: f.Explicit})
+		if d.Fate == plan.Chunked && !d.Notebook {
+			kept = append(kept, named{f, d})
 		}
 	}
 	took = time.Since(start)
-	for _, f := range kept {
-		if f.Size > maxFileSize {
-			skipped++
-			continue
-		}
-		src, err := os.ReadFile(f.OSPath)
+	for _, k := range kept {
+		src, err := os.ReadFile(k.f.OSPath)
 		if err != nil {
 			skipped++
 			continue
 		}
-		if !isText(src) {
+		c := policy.ByContent(plan.File{Path: k.f.Path, Attrs: k.f.Attrs, Named: k.f.Explicit}, k.d, src)
+		switch {
+		case c.Fate == plan.Unsupported:
+			continue // a file with no grammar by name and no shebang castchunk knows
+		case c.Fate != plan.Chunked:
 			skipped++
 			continue
-		}
-		if len(src) == 0 {
+		case len(src) == 0:
 			continue // castchunk writes no chunk for an empty file
 		}
-		jobs = append(jobs, job{path: f.Path, osPath: f.OSPath, lang: lang.ForPath(f.Path), size: len(src)})
+		jobs = append(jobs, job{path: k.f.Path, osPath: k.f.OSPath, lang: c.Lang, size: len(src)})
 	}
 	return jobs, skipped, took, nil
-}
-
-// isText mirrors castchunk's encoding policy (internal/pipeline checkText):
-// UTF-8 with or without a BOM; UTF-16 and binary files are skipped.
-func isText(src []byte) bool {
-	if bytes.HasPrefix(src, []byte{0xff, 0xfe}) || bytes.HasPrefix(src, []byte{0xfe, 0xff}) {
-		return false
-	}
-	if bytes.IndexByte(src[:min(len(src), binaryProbe)], 0) >= 0 {
-		return false
-	}
-	return utf8.Valid(bytes.TrimPrefix(src, []byte("\xef\xbb\xbf")))
 }
 
 // parseResult is what a parse worker reports.
