@@ -1,5 +1,6 @@
 // Package cache remembers how files were chunked, so a re-run over a mostly
-// unchanged repository skips parsing and chunking for the files it has seen.
+// unchanged repository skips parsing and chunking for the files it has seen,
+// and the vectors embedding models gave texts (see Vectors).
 //
 // An entry is keyed by SHA-256 of a salt (castchunk's version, the
 // chunking options and the embedding options) and the file's language and
@@ -10,6 +11,19 @@
 // hit needs no parse, no chunker and no tokenizer. Each entry carries a
 // checksum over its key and content: an entry that fails it, or fails to
 // decode, is a miss, never emitted, and is deleted.
+//
+// # Vectors
+//
+// The cache also remembers the vectors an embedding model gave texts
+// (castchunk eval --embedder, package embed), so a second evaluation of an
+// unchanged repository sends the endpoint no request. A vector is an
+// entry like a file's, in the same table, with the same batching, damage
+// handling and pruning (least recently used first, files and vectors
+// alike): its key is SHA-256 of the model's name and the text
+// (VectorKey), without a salt, so that a new castchunk does not embed
+// everything again; its bytes are the numbers as float32 little-endian,
+// under a checksum of their own layout (see encodeVector). A vector is read
+// by its key, one at a time: the cache is never loaded whole.
 //
 // # One file
 //
@@ -161,8 +175,8 @@ const (
 type Stats struct {
 	Hits, Misses int64 // Get calls that found an entry, and that did not
 	Writes       int64 // entries this Cache stored
-	// Entries is the number of entries in the database, of every salt;
-	// -1 when it cannot be read.
+	// Entries is the number of entries in the database, of every salt,
+	// vectors included; -1 when it cannot be read.
 	Entries int64
 	// Bytes is the space the database takes on disk: the blocks allocated
 	// to its file, its log and its index.
@@ -170,9 +184,11 @@ type Stats struct {
 }
 
 // Open uses dir as a cache for runs whose version and options are summed up
-// by salt. dir must be a castchunk cache (it holds castchunk's tag), or new
-// or empty: then it is created if needed and tagged. Any other folder is
-// refused with an error that wraps ErrNotCache, and left untouched.
+// by salt (Key's: vectors have keys of their own, so a Cache used for
+// vectors only may have the salt ""). dir must be a castchunk cache (it
+// holds castchunk's tag), or new or empty: then it is created if needed and
+// tagged. Any other folder is refused with an error that wraps ErrNotCache,
+// and left untouched.
 //
 // A database that cannot be used does not fail Open: the Cache then misses
 // and Put returns why (see the package comment); a damaged one is replaced,
@@ -237,7 +253,14 @@ func (c *Cache) Get(k Key) (Entry, bool) {
 	return e, ok
 }
 
-func (c *Cache) get(k Key) (Entry, bool) {
+func (c *Cache) get(k Key) (Entry, bool) { return load(c, k, decode) }
+
+// load finds k's bytes (in the batch, else in the database) and decodes
+// them with dec, which checks them: bytes that fail are a miss, and
+// deleted. A hit read from the database records its use. It serves Get
+// and GetVector, whose entries differ only in their layout.
+func load[T any](c *Cache, k Key, dec func([]byte, Key) (T, error)) (T, bool) {
+	var zero T
 	c.mu.Lock()
 	o, ok := c.pending[k]
 	if !ok {
@@ -246,24 +269,24 @@ func (c *Cache) get(k Key) (Entry, bool) {
 	c.mu.Unlock()
 	if ok && o.kind != opTouch {
 		if o.kind == opDelete {
-			return Entry{}, false
+			return zero, false
 		}
-		e, err := decode(o.data, k)
-		return e, err == nil
+		v, err := dec(o.data, k)
+		return v, err == nil
 	}
 	data, used, err := c.lookup(k)
 	if err != nil {
-		return Entry{}, false
+		return zero, false
 	}
-	e, err := decode(data, k)
+	v, err := dec(data, k)
 	if err != nil {
 		c.queue(k, op{kind: opDelete})
-		return Entry{}, false
+		return zero, false
 	}
 	if now := time.Now(); time.Unix(used, 0).Before(now.Add(-touchGrain)) {
 		c.queue(k, op{kind: opTouch, used: now.Unix()})
 	}
-	return e, true
+	return v, true
 }
 
 // Put stores e under k. It returns an error for the caller to report: the
@@ -294,7 +317,7 @@ func (c *Cache) queue(k Key, o op) error {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
-		return errClosed
+		return ErrClosed
 	}
 	if _, ok := c.pending[k]; !ok || o.kind != opTouch {
 		c.pending[k] = o
@@ -337,7 +360,8 @@ func (c *Cache) unusable() error {
 	return c.broken
 }
 
-var errClosed = errors.New("cache: closed")
+// ErrClosed is what a closed Cache's Put and PutVector return.
+var ErrClosed = errors.New("cache: closed")
 
 // flush writes the batch in one transaction. With wait, it waits for a
 // write in progress, then writes what is left; without, a write in
@@ -408,7 +432,7 @@ func (c *Cache) Close() error {
 	c.mu.Unlock()
 	c.dbMu.Lock()
 	c.closeDB()
-	c.broken = errClosed
+	c.broken = ErrClosed
 	c.dbMu.Unlock()
 	unregister(c)
 	return cmpErr(err, c.lock.Close())

@@ -405,7 +405,7 @@ func (c *Cache) lookup(k Key) (data []byte, used int64, err error) {
 	c.dbMu.RLock()
 	db := c.db
 	if db == nil {
-		err = cmpErr(c.broken, errClosed)
+		err = cmpErr(c.broken, ErrClosed)
 	} else {
 		err = c.stmts.get.QueryRow(k[:], maxEntry).Scan(&used, &data)
 	}
@@ -445,7 +445,7 @@ func (c *Cache) write(batch map[Key]op) (int, error) {
 
 func (c *Cache) writeLocked(batch map[Key]op) (int, error) {
 	if c.db == nil {
-		return 0, cmpErr(c.broken, errClosed)
+		return 0, cmpErr(c.broken, ErrClosed)
 	}
 	// The database removed or replaced under the run (the folder deleted,
 	// say): what would be written there would be lost.

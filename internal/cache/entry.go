@@ -138,9 +138,12 @@ func commonPrefix(a, b string) int {
 	return n
 }
 
-func checksum(body []byte, k Key) [sha256.Size]byte {
+func checksum(body []byte, k Key) [sha256.Size]byte { return checksumOf(magic, body, k) }
+
+// checksumOf sums an entry of the layout named m.
+func checksumOf(m string, body []byte, k Key) [sha256.Size]byte {
 	h := sha256.New()
-	h.Write([]byte(magic))
+	h.Write([]byte(m))
 	h.Write(k[:])
 	h.Write(body)
 	var sum [sha256.Size]byte

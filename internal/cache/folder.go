@@ -23,7 +23,7 @@ const (
 	tagSignature = "Signature: 8a477f597d28d172789f06886806bc55"
 	tagHead      = tagSignature + "\n# This file is a cache directory tag created by castchunk.\n"
 	tagText      = tagHead +
-		"# castchunk chunk --cache keeps chunk boundaries here, and removes only its own entries.\n" +
+		"# castchunk keeps chunk boundaries (chunk --cache) and embedding vectors (eval --embedder) here, and removes only its own entries.\n" +
 		"# For information about cache directory tags, see https://bford.info/cachedir/\n"
 	// tagTemp starts the names of the tag's temporary files (os.CreateTemp
 	// adds digits); legacyTemp, those of the entries of the old layout, in

@@ -48,7 +48,7 @@ func (c *Cache) Prune(maxBytes int64) error {
 // prune does Prune's work on the database. c.dbMu is held for reading.
 func (c *Cache) prune(maxBytes int64) error {
 	if c.db == nil {
-		return cmpErr(c.broken, errClosed)
+		return cmpErr(c.broken, ErrClosed)
 	}
 	c.checkpoint()
 	size := diskBytes(c.dir)
