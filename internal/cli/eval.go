@@ -39,6 +39,8 @@ type evalOptions struct {
 	jobs        int
 	json        bool
 	noProgress  bool
+	retrievers  []string
+	embed       embedFlags
 }
 
 // Defaults of castchunk eval.
@@ -101,7 +103,8 @@ Exit status: 0 report printed; 1 failure, or no query kept; 2 usage error;
 	f.StringSliceVarP(&o.methods, "method", "m", method.Names(), "the chunking `METHODS` to measure, comma-separated: "+strings.Join(method.Names(), ", "))
 	f.IntSliceVar(&o.sizes, "max-size", []int{1000, 2000}, "the budgets to measure, in non-whitespace characters: `N,...`")
 	f.StringSliceVar(&o.contexts, "context", []string{"off", "on"}, "a `LIST` of off (index each chunk's content) and on (chunk with --context --embed-text, index each chunk's text: header and content)")
-	f.StringVar(&o.baseline, "baseline", "sliding", "compare each configuration with `METHOD[:SIZE[:on|off]]`; a part left out is the configuration's own")
+	f.StringVar(&o.baseline, "baseline", "sliding", "compare each configuration with `METHOD[:SIZE[:on|off[:RETRIEVER]]]`; a part left out is the configuration's own")
+	f.StringSliceVar(&o.retrievers, "retriever", []string{eval.RetrieverBM25}, "the `RETRIEVERS` to measure, comma-separated: "+strings.Join(eval.Retrievers(), ", ")+" (default bm25; with --embedder, all three)")
 	f.IntVar(&o.budget, "budget", 4000, "the context's size: at most `N` non-whitespace characters of the best ranked chunks")
 	f.IntVar(&o.fromGit, "from-git", 0, "queries from the last `N` commits (default 100 in a git repository; 0: none)")
 	f.IntVar(&o.completion, "completion", 0, "queries from `N` functions drawn at random (default 0; 100 outside a git repository)")
@@ -114,7 +117,9 @@ Exit status: 0 report printed; 1 failure, or no query kept; 2 usage error;
 	f.IntVarP(&o.jobs, "jobs", "j", runtime.NumCPU(), "chunk `N` files in parallel")
 	f.BoolVar(&o.json, "json", false, "print the report as one JSON document")
 	f.BoolVar(&o.noProgress, "no-progress", false, "never show the progress bar (it only shows when stderr is a terminal)")
+	o.embed.register(cmd)
 	completeValues(cmd, "method", method.Names())
+	completeValues(cmd, "retriever", eval.Retrievers())
 	completeValues(cmd, "context", []string{"off", "on", "off,on"})
 	return cmd
 }
@@ -167,6 +172,12 @@ func (o *evalOptions) options(cmd *cobra.Command, args []string) (*eval.Options,
 	case cmd.Flags().Changed("rev") && !inRepo:
 		return nil, usageError("--rev needs a git repository")
 	}
+	if err := o.embed.check(cmd); err != nil {
+		return nil, err
+	}
+	if !cmd.Flags().Changed("retriever") && o.embed.url != "" {
+		o.retrievers = eval.Retrievers()
+	}
 	if opt.Configs, err = o.configs(); err != nil {
 		return nil, err
 	}
@@ -186,6 +197,11 @@ func (o *evalOptions) configs() ([]eval.Config, error) {
 		}
 		ctxs = append(ctxs, on)
 	}
+	for _, r := range o.retrievers {
+		if !slices.Contains(eval.Retrievers(), strings.TrimSpace(r)) {
+			return nil, usageError("--retriever: unknown retriever %q: want %s", r, strings.Join(eval.Retrievers(), ", "))
+		}
+	}
 	var cs []eval.Config
 	for _, name := range dedupe(o.methods) {
 		m := method.ByName(name)
@@ -197,12 +213,14 @@ func (o *evalOptions) configs() ([]eval.Config, error) {
 				return nil, usageError("%v", err)
 			}
 			for _, c := range ctxs {
-				cs = append(cs, eval.Config{Method: name, MaxSize: size, Context: c})
+				for _, r := range dedupe(o.retrievers) {
+					cs = append(cs, eval.Config{Method: name, MaxSize: size, Context: c, Retriever: strings.TrimSpace(r)})
+				}
 			}
 		}
 	}
 	if len(cs) == 0 {
-		return nil, usageError("no configuration to measure: --method, --max-size and --context need a value each")
+		return nil, usageError("no configuration to measure: --method, --max-size, --context and --retriever need a value each")
 	}
 	return cs, nil
 }
@@ -227,12 +245,12 @@ func parseOnOff(s string) (bool, error) {
 	return false, fmt.Errorf("want on or off, got %q", s)
 }
 
-// parseBaseline reads --baseline METHOD[:SIZE[:CONTEXT]].
+// parseBaseline reads --baseline METHOD[:SIZE[:CONTEXT[:RETRIEVER]]].
 func parseBaseline(s string) (eval.Baseline, error) {
 	parts := strings.Split(s, ":")
 	var b eval.Baseline
-	if len(parts) > 3 || method.ByName(parts[0]) == nil {
-		return b, usageError("--baseline %q: want METHOD[:SIZE[:CONTEXT]], METHOD one of %s", s, strings.Join(method.Names(), ", "))
+	if len(parts) > 4 || method.ByName(parts[0]) == nil {
+		return b, usageError("--baseline %q: want METHOD[:SIZE[:CONTEXT[:RETRIEVER]]], METHOD one of %s", s, strings.Join(method.Names(), ", "))
 	}
 	b.Method = parts[0]
 	if len(parts) > 1 {
@@ -248,6 +266,12 @@ func parseBaseline(s string) (eval.Baseline, error) {
 			return b, usageError("--baseline %q: the context: %v", s, err)
 		}
 		b.Context = &on
+	}
+	if len(parts) > 3 {
+		if !slices.Contains(eval.Retrievers(), parts[3]) {
+			return b, usageError("--baseline %q: the retriever must be one of %s", s, strings.Join(eval.Retrievers(), ", "))
+		}
+		b.Retriever = parts[3]
 	}
 	return b, nil
 }
@@ -265,8 +289,24 @@ func runEval(ctx context.Context, o *evalOptions, opt *eval.Options, s Streams) 
 		p.clear()
 		fmt.Fprintf(s.Err, "castchunk: %s: %s\n", quoteName(path), safeText(msg))
 	}
+	embedder, err := o.embed.client(opt, func(err error, wait time.Duration) {
+		p.clear()
+		fmt.Fprintf(s.Err, "castchunk: %s; retrying in %s\n", safeText(err.Error()), wait.Round(100*time.Millisecond))
+	})
+	if err != nil {
+		return err
+	}
 	rep, err := eval.Run(ctx, *opt)
 	p.finish()
+	if embedder != nil {
+		_ = embedder.Close() // its problems are warnings
+		for _, w := range embedder.Warnings() {
+			fmt.Fprintf(s.Err, "castchunk: %s\n", safeText(w.Error()))
+		}
+		st := embedder.Stats()
+		fmt.Fprintf(s.Err, "castchunk: embedder: %d texts embedded in %d requests (%d retried), %d vectors from the cache\n",
+			st.Texts, st.Requests, st.Retried, st.Cached)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -22,14 +22,15 @@ func TestEvalBaseline(t *testing.T) {
 		{"cast:500", eval.Baseline{Method: "cast", MaxSize: 500}},
 		{"sliding:2000:on", eval.Baseline{Method: "sliding", MaxSize: 2000, Context: &on}},
 		{"sliding:2000:off", eval.Baseline{Method: "sliding", MaxSize: 2000, Context: &off}},
+		{"sliding:1000:off:bm25", eval.Baseline{Method: "sliding", MaxSize: 1000, Context: &off, Retriever: "bm25"}},
 	} {
 		got, err := parseBaseline(tc.in)
-		if err != nil || got.Method != tc.want.Method || got.MaxSize != tc.want.MaxSize ||
+		if err != nil || got.Method != tc.want.Method || got.MaxSize != tc.want.MaxSize || got.Retriever != tc.want.Retriever ||
 			(got.Context == nil) != (tc.want.Context == nil) || got.Context != nil && *got.Context != *tc.want.Context {
 			t.Errorf("parseBaseline(%q) = %+v, %v; want %+v", tc.in, got, err, tc.want)
 		}
 	}
-	for _, bad := range []string{"", "nope", "sliding:0", "sliding:x", "sliding:100:maybe", "sliding:1:on:x"} {
+	for _, bad := range []string{"", "nope", "sliding:0", "sliding:x", "sliding:100:maybe", "sliding:1:on:x", "sliding:1:on:bm25:x"} {
 		if _, err := parseBaseline(bad); err == nil {
 			t.Errorf("parseBaseline(%q) accepted", bad)
 		}
@@ -37,13 +38,17 @@ func TestEvalBaseline(t *testing.T) {
 }
 
 func TestEvalConfigs(t *testing.T) {
-	o := &evalOptions{methods: []string{"sliding", "cast", "cast"}, sizes: []int{300, 300}, contexts: []string{"on", "off"}}
+	o := &evalOptions{methods: []string{"sliding", "cast", "cast"}, sizes: []int{300, 300}, contexts: []string{"on", "off"},
+		retrievers: []string{"bm25", "dense", "bm25"}}
 	cs, err := o.configs()
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []eval.Config{{Method: "sliding", MaxSize: 300, Context: true}, {Method: "sliding", MaxSize: 300},
-		{Method: "cast", MaxSize: 300, Context: true}, {Method: "cast", MaxSize: 300}}
+	want := []eval.Config{
+		{Method: "sliding", MaxSize: 300, Context: true, Retriever: "bm25"}, {Method: "sliding", MaxSize: 300, Context: true, Retriever: "dense"},
+		{Method: "sliding", MaxSize: 300, Retriever: "bm25"}, {Method: "sliding", MaxSize: 300, Retriever: "dense"},
+		{Method: "cast", MaxSize: 300, Context: true, Retriever: "bm25"}, {Method: "cast", MaxSize: 300, Context: true, Retriever: "dense"},
+		{Method: "cast", MaxSize: 300, Retriever: "bm25"}, {Method: "cast", MaxSize: 300, Retriever: "dense"}}
 	if len(cs) != len(want) {
 		t.Fatalf("configs = %+v, want %+v", cs, want)
 	}

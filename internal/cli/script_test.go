@@ -24,7 +24,8 @@ package cli_test
 //	    writes N small source files in the five languages under DIR.
 //
 // and the conditions [exists:PATH] and [realbin]; $REALBIN is the real
-// castchunk binary (see buildReal).
+// castchunk binary (see buildReal); $EMBEDDER, $EMBEDDER_HANG and
+// $EMBEDDER_DEAD are fake embeddings endpoints (see startEmbedders).
 //
 // Run with -update to rewrite the golden files in the scripts from the
 // actual output (then review the diff!).
@@ -38,6 +39,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path"
@@ -50,6 +52,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/castchunk/castchunk/internal/cli"
+	"github.com/castchunk/castchunk/internal/embed/embedtest"
 	"github.com/castchunk/castchunk/internal/record"
 )
 
@@ -73,6 +76,9 @@ func TestScripts(t *testing.T) {
 				return err
 			}
 			e.Setenv("REALBIN", realBin)
+			if err := startEmbedders(e); err != nil {
+				return err
+			}
 			for _, kv := range [][2]string{
 				{"HOME", home},
 				{"XDG_CONFIG_HOME", filepath.Join(e.WorkDir, ".xdg")},
@@ -109,6 +115,36 @@ func TestScripts(t *testing.T) {
 			"status":   cmdStatus,
 		},
 	})
+}
+
+// startEmbedders starts the script's fake embeddings endpoints (package
+// embedtest: vectors of 16 numbers from a hash of the text), stopped when
+// the script ends: $EMBEDDER answers, $EMBEDDER_HANG accepts requests and
+// never answers, and $EMBEDDER_DEAD is a port nobody listens on.
+func startEmbedders(e *testscript.Env) error {
+	good, err := embedtest.Start(16)
+	if err != nil {
+		return err
+	}
+	e.Defer(good.Close)
+	hang, err := embedtest.Start(16)
+	if err != nil {
+		return err
+	}
+	hang.SetFault(embedtest.Hang)
+	e.Defer(hang.Close)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	dead := "http://" + ln.Addr().String() + "/v1"
+	if err := ln.Close(); err != nil {
+		return err
+	}
+	e.Setenv("EMBEDDER", good.URL)
+	e.Setenv("EMBEDDER_HANG", hang.URL)
+	e.Setenv("EMBEDDER_DEAD", dead)
+	return nil
 }
 
 // buildReal builds the real castchunk binary for the scripts that need

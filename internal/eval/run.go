@@ -179,6 +179,13 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 			return nil, &UsageError{fmt.Errorf("the %s retriever needs an embedder (--embedder)", c.Retriever)}
 		}
 	}
+	if slices.ContainsFunc(configs, func(c Config) bool { return needsVectors(c.Retriever) }) {
+		// First, so that an embedder that does not answer fails the run
+		// before anything is chunked.
+		if err := pl.embedQueries(ctx); err != nil {
+			return nil, err
+		}
+	}
 	results := make([]*scores, len(configs))
 	for i, c := range configs {
 		if results[i] != nil {
