@@ -51,6 +51,7 @@ type query struct {
 	q                        *sitter.Query
 	roots                    []byte // by node symbol, where its patterns start (outline.RootSymbols)
 	content, langCap, region int    // capture indexes; -1 when the query has none
+	delimiter                int    // the capture of the construct's opening delimiter; -1 when none
 }
 
 // NewFinder returns a Finder; Close frees its C memory.
@@ -150,7 +151,7 @@ func (f *Finder) query(host *lang.Language) (*query, error) {
 		// The queries are embedded and tested: a broken one is a build mistake.
 		return nil, fmt.Errorf("%s injection query: %w", host.Name, qerr)
 	}
-	c := &query{q: q, content: -1, langCap: -1, region: -1, roots: outline.RootSymbols(host.Grammar(), q, text)}
+	c := &query{q: q, content: -1, langCap: -1, region: -1, delimiter: -1, roots: outline.RootSymbols(host.Grammar(), q, text)}
 	for i, name := range q.CaptureNames() {
 		switch name {
 		case "injection.content":
@@ -159,6 +160,8 @@ func (f *Finder) query(host *lang.Language) (*query, error) {
 			c.langCap = i
 		case "injection.region":
 			c.region = i
+		case "injection.delimiter":
+			c.delimiter = i
 		}
 	}
 	f.queries[host] = c
@@ -182,7 +185,7 @@ func (q *query) find(runner *match.Runner, tree *sitter.Tree, src []byte) []cand
 	best := map[[2]uint]candidate{}
 	add := func(pattern uint, captures []sitter.QueryCapture) {
 		var content, region *sitter.Node
-		name, named := "", false
+		name, named, open := "", false, ""
 		for i := range captures {
 			c := &captures[i]
 			switch int(c.Index) {
@@ -192,6 +195,8 @@ func (q *query) find(runner *match.Runner, tree *sitter.Tree, src []byte) []cand
 				region = &c.Node
 			case q.langCap:
 				name, named = c.Node.Utf8Text(src), true
+			case q.delimiter:
+				open = c.Node.Utf8Text(src)
 			}
 		}
 		if !named {
@@ -209,7 +214,7 @@ func (q *query) find(runner *match.Runner, tree *sitter.Tree, src []byte) []cand
 			return
 		}
 		c := candidate{start: int(key[0]), end: int(key[1]), from: int(key[0]), to: int(key[1]),
-			pattern: pattern, lang: lang.ForInfoString(name), ranges: ranges(*content)}
+			pattern: pattern, lang: lang.ForInfoString(name), ranges: dropClosing(src, ranges(*content), open)}
 		if region != nil {
 			c.from, c.to = min(c.from, int(region.StartByte())), max(c.to, int(region.EndByte()))
 		}
@@ -332,6 +337,47 @@ func isSpace(r rune) bool {
 }
 
 func notSpace(r rune) bool { return !isSpace(r) }
+
+// dropClosing leaves out of a region's ranges a closing delimiter that
+// the grammar took for code: the code's last line when it ends the file,
+// with no line break after it, and closes the construct that open (the
+// @injection.delimiter capture, "" when none) opened. tree-sitter-markdown
+// parses a fence's closing ``` at the end of a file without a final
+// newline as the fence's content.
+func dropClosing(src []byte, ranges []sitter.Range, open string) []sitter.Range {
+	if open == "" || len(ranges) == 0 {
+		return ranges
+	}
+	last := &ranges[len(ranges)-1]
+	if int(last.EndByte) != len(src) {
+		return ranges
+	}
+	text := src[last.StartByte:last.EndByte]
+	i := bytes.LastIndexByte(text, '\n') + 1
+	switch {
+	case !closes(text[i:], open):
+		return ranges
+	case i == 0:
+		return ranges[:len(ranges)-1] // the line is all the range holds
+	}
+	last.EndByte = last.StartByte + uint(i)
+	last.EndPoint = sitter.Point{Row: last.EndPoint.Row, Column: 0}
+	return ranges
+}
+
+// closes reports whether line closes a Markdown fence opened by open, as
+// CommonMark says: up to three spaces, then open's character at least as
+// many times as open has it, then only spaces and tabs.
+func closes(line []byte, open string) bool {
+	for n := 0; n < 3 && len(line) > 0 && line[0] == ' '; n++ {
+		line = line[1:]
+	}
+	k := 0
+	for k < len(line) && line[k] == open[0] {
+		k++
+	}
+	return k >= len(open) && len(bytes.Trim(line[k:], " \t")) == 0
+}
 
 // ranges are the included ranges of a region's content node: the node
 // without its named children, as tree-sitter's injections leave out the

@@ -170,6 +170,7 @@ func TestChunkRegionOfOneNode(t *testing.T) {
 		{"html", "<style>a{color:red}</style>\n"},
 		{"markdown", "</div>"},
 		{"markdown", "# Notes\n\n```python\nDATA = [1, 2, 3, 4, 5, 6, 7, 8, 9]"},
+		{"markdown", "```python\nDATA = [1, 2, 3, 4, 5, 6, 7, 8, 9]\n```"},
 	} {
 		p := parse.New(0)
 		l := lang.ByName(c.host)
@@ -285,5 +286,36 @@ func TestBOMLabels(t *testing.T) {
 				t.Errorf("%q without its BOM: %s, want %s", c.src, got, c.want)
 			}
 		})
+	}
+}
+
+// TestClosingFenceAtEnd: a fence's closing ``` at the end of a file with
+// no final newline, which tree-sitter-markdown parses as the fence's
+// content, is left out of the code: the region's tree has no ERROR for
+// it, and a chunk of it alone is Markdown. A line that does not close the
+// fence (shorter, other text after it, indented as code) stays code.
+func TestClosingFenceAtEnd(t *testing.T) {
+	for _, c := range []struct{ name, src, want string }{
+		{"```", "```js\nf(a);\n```", "javascript \"f(a);\\n```\" in \"```js\\nf(a);\\n```\": expression_statement\n"},
+		{"spaces after it", "```js\nf(a);\n```  \t", "javascript \"f(a);\\n```  \\t\" in \"```js\\nf(a);\\n```  \\t\": expression_statement\n"},
+		{"indented, longer", "~~~js\nf(a);\n   ~~~~", "javascript \"f(a);\\n   ~~~~\" in \"~~~js\\nf(a);\\n   ~~~~\": expression_statement\n"},
+		{"CRLF", "```js\r\nf(a);\r\n```", "javascript \"f(a);\\r\\n```\" in \"```js\\r\\nf(a);\\r\\n```\": expression_statement\n"},
+		{"quoted", "> ```js\n> f(a);\n> ```", "javascript \"f(a);\\n> ```\" in \"```js\\n> f(a);\\n> ```\": expression_statement\n"},
+		{"nothing but it", "```js\n```", ""},
+		{"shorter", "````js\nf(a);\n```", "javascript \"f(a);\\n```\" in \"````js\\nf(a);\\n```\": expression_statement ERROR\n"},
+		{"text after it", "```js\nf(a);\n```x", "javascript \"f(a);\\n```x\" in \"```js\\nf(a);\\n```x\": expression_statement ERROR expression_statement\n"},
+		{"four spaces", "```js\nf(a);\n    ```", "javascript \"f(a);\\n    ```\" in \"```js\\nf(a);\\n    ```\": expression_statement ERROR\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := regionsOf(t, "markdown", c.src); got != c.want {
+				t.Errorf("%q:\n got %s\nwant %s", c.src, got, c.want)
+			}
+		})
+	}
+	src := "# T\n\n```js\nf(a);\n```"
+	for chunk, want := range map[string]string{"```": "markdown", "f(a);\n```": "javascript"} {
+		if got := labelOf(t, "markdown", src, strings.TrimSuffix(src, chunk), chunk); got != want {
+			t.Errorf("%q in %q: %s, want %s", chunk, src, got, want)
+		}
 	}
 }
