@@ -9,6 +9,10 @@
 #
 #   scripts/evalbig.sh [BIN] [DIR]   (defaults: bin/castchunk, /tmp/castchunk-evalbig)
 #
+# With EMBED=1 it also measures the dense and hybrid retrievers, through
+# scripts/fakeembed (a hashed bag of words served on loopback, vectors of
+# EMBED_DIM numbers, default 384; no vector cache): time and memory only.
+#
 # Prints the eval report, then the wall time and peak RSS (/usr/bin/time -v).
 set -euo pipefail
 
@@ -68,5 +72,14 @@ PY
   touch "$DIR/.evalbig-done-$COMMITS"
 fi
 echo "evalbig: $(git -C "$DIR/repo" rev-list --count HEAD) commits, $(du -sh --exclude=.git "$DIR/repo" | cut -f1) of files" >&2
-/usr/bin/time -v "$BIN" eval --from-git "$FROM_GIT" -j "$JOBS" "$DIR/repo" 2>"$DIR/time.txt"
-grep -E 'Elapsed|Maximum resident' "$DIR/time.txt"
+embed=()
+if [ "${EMBED:-0}" = 1 ]; then
+  go build -o "$DIR/fakeembed" ./scripts/fakeembed
+  "$DIR/fakeembed" -dim "${EMBED_DIM:-384}" >"$DIR/fakeembed.url" &
+  fake=$!
+  trap 'kill $fake 2>/dev/null || true' EXIT
+  for _ in $(seq 50); do [ -s "$DIR/fakeembed.url" ] && break; sleep 0.1; done
+  embed=(--embedder "$(cat "$DIR/fakeembed.url")" --embed-model "fake-${EMBED_DIM:-384}" --no-cache)
+fi
+/usr/bin/time -v "$BIN" eval --from-git "$FROM_GIT" -j "$JOBS" "${embed[@]}" "$DIR/repo" 2>"$DIR/time.txt"
+grep -E 'castchunk:|Elapsed|Maximum resident' "$DIR/time.txt"
