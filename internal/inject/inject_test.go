@@ -319,3 +319,49 @@ func TestClosingFenceAtEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestAttributeCase: a script's type, and a Svelte script's or style's
+// lang, are compared ASCII case-insensitively, as browsers compare types,
+// with the attribute's name, without the white space around the value,
+// quoted or not. A value that is not ASCII never matches (Go's (?i) would
+// fold ſ into s), nor does one that is not UTF-8.
+func TestAttributeCase(t *testing.T) {
+	for _, c := range []struct{ host, tag, want string }{
+		{"html", `<script type="Module">`, "javascript"},
+		{"html", `<script TYPE="MODULE">`, "javascript"},
+		{"html", `<script type=" text/JavaScript ">`, "javascript"},
+		{"html", `<script type="application/x-javascript">`, "javascript"},
+		{"html", `<script type="text/javascript1.5">`, "javascript"},
+		{"html", `<script type="">`, "javascript"},
+		{"html", `<script type=" ">`, "javascript"},
+		{"html", `<script type=module>`, "javascript"},
+		{"html", `<script TYPE="application/LD+JSON">`, "json"},
+		{"html", `<script type=application/json>`, "json"},
+		{"html", `<script type="ImportMap">`, "json"},
+		{"html", `<script type="speculationrules">`, "json"},
+		{"html", `<script type="text/x-template">`, ""},
+		{"html", `<script type=text/x-template>`, ""},
+		{"html", `<script type="text/javaſcript">`, ""},
+		{"html", "<script type=\"application/j\u017fon\">", ""},
+		{"html", "<script type=\"text/java\xffscript\">", ""},
+		{"html", "<script type=\"application/j\xffson\">", ""},
+		{"svelte", `<script lang="TS">`, "typescript"},
+		{"svelte", `<script LANG="TypeScript">`, "typescript"},
+		{"svelte", `<script lang=ts>`, "typescript"},
+		{"svelte", `<script lang="tſ">`, "javascript"},
+		{"svelte", `<style lang="CSS">`, "css"},
+		{"svelte", `<style LANG="SCSS">`, ""},
+		{"svelte", `<style lang=scss>`, ""},
+		{"svelte", `<style lang="cſs">`, ""},
+	} {
+		end := "</script>"
+		if strings.HasPrefix(c.tag, "<style") {
+			end = "</style>"
+		}
+		src := c.tag + "a" + end + "\n"
+		got := regionsOf(t, c.host, src)
+		if lang, _, _ := strings.Cut(got, " "); lang != c.want {
+			t.Errorf("%s %q: %q, want %s", c.host, src, got, c.want)
+		}
+	}
+}

@@ -1,23 +1,39 @@
 ; embeds: `<script>` (JavaScript; TypeScript with `lang="ts"`), `<style>` (CSS)
 ; Svelte: <script> as JavaScript, or TypeScript with lang="ts"; <style> as
 ; CSS, unless its lang names another language (scss, less: left as it is).
-; The first pattern that matches a region decides. A chunk that holds the
-; whole element, its tags too, is the element's code (@injection.region).
+; lang is compared ASCII case-insensitively (Go's (?i) also folds ſ and K
+; into s and k: a lang that is not ASCII names no language), quoted or
+; not. The first pattern that matches a region decides. A chunk that holds
+; the whole element, its tags too, is the element's code (@injection.region).
 ((script_element
-   (start_tag (attribute (attribute_name) @_name (quoted_attribute_value (attribute_value) @_lang)))
+   (start_tag
+     (attribute (attribute_name) @_name
+       [(attribute_value) @_lang (quoted_attribute_value (attribute_value) @_lang)]))
    (raw_text) @injection.content) @injection.region
- (#eq? @_name "lang")
- (#any-of? @_lang "ts" "typescript")
+ (#match? @_name "(?i)^lang$")
+ (#match? @_lang "^[[:ascii:]]*$")
+ (#match? @_lang "(?i)^(ts|typescript)$")
  (#set! injection.language "typescript"))
 
 ((script_element (raw_text) @injection.content) @injection.region
  (#set! injection.language "javascript"))
 
 ((style_element
-   (start_tag (attribute (attribute_name) @_name (quoted_attribute_value (attribute_value) @_lang)))
+   (start_tag
+     (attribute (attribute_name) @_name
+       [(attribute_value) @_lang (quoted_attribute_value (attribute_value) @_lang)]))
    (raw_text) @injection.content)
- (#eq? @_name "lang")
- (#not-eq? @_lang "css")
+ (#match? @_name "(?i)^lang$")
+ (#match? @_lang "[^[:ascii:]]")
+ (#set! injection.language ""))
+
+((style_element
+   (start_tag
+     (attribute (attribute_name) @_name
+       [(attribute_value) @_lang (quoted_attribute_value (attribute_value) @_lang)]))
+   (raw_text) @injection.content)
+ (#match? @_name "(?i)^lang$")
+ (#not-match? @_lang "(?i)^css$")
  (#set! injection.language ""))
 
 ((style_element (raw_text) @injection.content) @injection.region
