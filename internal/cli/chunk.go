@@ -67,7 +67,7 @@ func newChunkCmd(s Streams) *cobra.Command {
 		Long: `Chunk every supported file under the given files and folders (default: the
 current folder) and print one JSON object per chunk, files in path order.
 A PATH of - reads one file from standard input (give --lang, or a
---stdin-path with a known extension).
+--stdin-path with a known extension; .ipynb reads a notebook).
 
 Folders are walked as git sees them: .gitignore files (nested ones too),
 .git/info/exclude and the global excludes file are honoured, files git tracks
@@ -339,7 +339,7 @@ func (o *chunkOptions) stdinJob(args []string, stdin io.Reader, pc pipeline.Conf
 		name = "<stdin>"
 	}
 	job := pc.NewJob(plan.File{Path: name, Named: true}, "-", 0)
-	if job.Decision.Lang == nil {
+	if job.Decision.Lang == nil && !job.Decision.Notebook { // a notebook's kernel names the language
 		return nil, usageError("reading standard input needs --lang (%s), or a --stdin-path with a known extension", strings.Join(lang.Names(), ", "))
 	}
 	job.Reader = stdin
