@@ -26,14 +26,19 @@ one of them from stdin) chunk by chunk and print one JSON object per change:
 
   {"op":"add",...}     a chunk of NEW that OLD lacks: its whole record,
                        with "op" first
+  {"op":"add","reason":"language",...}
+                       a chunk both have (the same id) whose language or
+                       host_language changed: its whole record again, so
+                       that an index keyed by id replaces the old label
+                       (its text, hence its embedding, is the same)
   {"op":"delete","id":"…","path":"…"}
                        a chunk of OLD that NEW lacks
 
-Nothing is printed for unchanged chunks. A chunk is unchanged when its id is:
-the id sums up the path and the content, so a chunk whose text moved down
-the file keeps it, and an edited one gets a new one. Changes come file by
-file in path order, deletions first. Memory is bounded by the largest
-file's records, not by the outputs.
+Nothing is printed for unchanged chunks. A chunk is unchanged when its id,
+language and host_language are: the id sums up the path and the content,
+so a chunk whose text moved down the file keeps it, and an edited one gets
+a new one. Changes come file by file in path order, deletions first.
+Memory is bounded by the largest file's records, not by the outputs.
 
 Exit status: 0 when the inputs were read through (whatever the changes);
 1 when an input holds a line that is not a record, or is not in path
@@ -46,7 +51,7 @@ order; 2 usage error; 3 an input cannot be opened; 130 interrupted.`,
 		},
 	}
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write the changes to `FILE` (atomically) instead of stdout")
-	cmd.Flags().BoolVar(&o.stats, "stats", false, "print the counts of chunks and files added, deleted, changed and unchanged to stderr")
+	cmd.Flags().BoolVar(&o.stats, "stats", false, "print the counts of chunks added, deleted, relabelled and unchanged, and of files added, deleted, changed and unchanged, to stderr")
 	return cmd
 }
 
@@ -67,8 +72,8 @@ func runDiff(ctx context.Context, o *diffOptions, args []string, s Streams) erro
 		if !o.stats {
 			return nil
 		}
-		_, err := fmt.Fprintf(s.Err, "chunks: %d added, %d deleted, %d unchanged\nfiles: %d added, %d deleted, %d changed, %d unchanged\n",
-			st.Added, st.Deleted, st.Unchanged, st.FilesAdded, st.FilesDeleted, st.FilesChanged, st.FilesSame)
+		_, err := fmt.Fprintf(s.Err, "chunks: %d added, %d deleted, %d relabelled, %d unchanged\nfiles: %d added, %d deleted, %d changed, %d unchanged\n",
+			st.Added, st.Deleted, st.Relabelled, st.Unchanged, st.FilesAdded, st.FilesDeleted, st.FilesChanged, st.FilesSame)
 		return err
 	})
 }
@@ -77,6 +82,10 @@ func runDiff(ctx context.Context, o *diffOptions, args []string, s Streams) erro
 func changeLine(dst []byte, c stream.Change) []byte {
 	if c.Add {
 		dst = append(dst, `{"op":"add",`...)
+		if c.Reason != "" {
+			dst = append(dst, `"reason":`...)
+			dst = append(record.AppendQuoted(dst, c.Reason), ',')
+		}
 		dst = append(dst, c.Record[1:]...) // the record without its '{'
 		return append(dst, '\n')
 	}

@@ -6,7 +6,7 @@ import (
 
 // DiffStats counts what Diff found.
 type DiffStats struct {
-	Added, Deleted, Unchanged                         int // chunks
+	Added, Deleted, Relabelled, Unchanged             int // chunks
 	FilesAdded, FilesDeleted, FilesChanged, FilesSame int
 }
 
@@ -17,11 +17,22 @@ type Change struct {
 	Path   string
 	ID     string
 	Record []byte // for an addition: the record's line
+	// Reason, for an addition of an id that old has too, is why it is
+	// added: Relabelled ("" for a new id).
+	Reason string
 }
 
+// Relabelled is the Reason of a chunk whose id both outputs have, and
+// whose language or host_language changed (a newer castchunk found an
+// embedded region): its embedded text is the same, but an index keyed by
+// id would keep the old label, so Diff adds it again.
+const Relabelled = "language"
+
 // Diff compares two outputs, old and new, chunk by chunk: a chunk is the
-// same when its id is (the id sums up the path and the content). It calls
-// emit for each chunk of new that old lacks and each chunk of old that new
+// same when its id is (the id sums up the path and the content) and so
+// are its language and host_language. It calls emit for each chunk of new
+// that old lacks, or whose id old has with another language or
+// host_language (Change.Reason Relabelled), and each chunk of old that new
 // lacks, file by file in path order; in a file, deletions first (in old's
 // order), then additions (in new's). It stops at the first error, of
 // either input or of emit.
@@ -79,22 +90,22 @@ func next(r *Reader) (*File, error) {
 
 // diffFile compares the two versions of one file.
 func diffFile(o, n *File, emit func(Change) error, st *DiffStats) error {
-	inOld := make(map[string]bool, len(o.IDs))
-	for _, id := range o.IDs {
-		inOld[id] = true
+	inOld := make(map[string]string, len(o.IDs)) // id -> label
+	for i, id := range o.IDs {
+		inOld[id] = o.meta[i].label
 	}
 	inNew := make(map[string]bool, len(n.IDs))
 	for _, id := range n.IDs {
 		inNew[id] = true
 	}
-	before := st.Added + st.Deleted
+	before := st.Added + st.Deleted + st.Relabelled
 	if err := deleteAll(o, inNew, emit, st); err != nil {
 		return err
 	}
 	if err := addAll(n, inOld, emit, st); err != nil {
 		return err
 	}
-	if st.Added+st.Deleted == before {
+	if st.Added+st.Deleted+st.Relabelled == before {
 		st.FilesSame++
 	} else {
 		st.FilesChanged++
@@ -116,16 +127,23 @@ func deleteAll(f *File, keep map[string]bool, emit func(Change) error, st *DiffS
 	return nil
 }
 
-// addAll emits an addition for each chunk of f whose id is not in old,
-// and counts the others as unchanged.
-func addAll(f *File, old map[string]bool, emit func(Change) error, st *DiffStats) error {
+// addAll emits an addition for each chunk of f whose id is not in old
+// (which maps ids to labels), or is with another label (Relabelled), and
+// counts the others as unchanged.
+func addAll(f *File, old map[string]string, emit func(Change) error, st *DiffStats) error {
 	for i, id := range f.IDs {
-		if old[id] {
+		c := Change{Add: true, Path: f.Path, ID: id, Record: f.Lines[i]}
+		switch label, ok := old[id]; {
+		case !ok:
+			st.Added++
+		case label == f.meta[i].label:
 			st.Unchanged++
 			continue
+		default:
+			st.Relabelled++
+			c.Reason = Relabelled
 		}
-		st.Added++
-		if err := emit(Change{Add: true, Path: f.Path, ID: id, Record: f.Lines[i]}); err != nil {
+		if err := emit(c); err != nil {
 			return err
 		}
 	}

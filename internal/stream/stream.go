@@ -27,10 +27,12 @@ type File struct {
 	overlap int
 }
 
-// meta is what Merge compares between records of one run.
+// meta is what Merge compares between records of one run, and what Diff
+// compares between records of one id.
 type meta struct {
 	fields string // the record's keys, sorted and NUL-separated
 	method string // its method ("" when it has none)
+	label  string // its language and host_language, NUL-separated
 }
 
 // Reader reads an output one file at a time and checks that files come in
@@ -48,8 +50,8 @@ type Reader struct {
 	err     error // sticky
 
 	keys    []string          // scratch: a record's keys
-	set     []byte            // scratch: a record's field set
-	interns map[string]string // field sets and methods met, each held once
+	set     []byte            // scratch: a record's field set, or its label
+	interns map[string]string // field sets, methods and labels met, each held once
 }
 
 // entry is one record as read.
@@ -154,7 +156,7 @@ func (r *Reader) read() error {
 	r.keys = appendKeys(r.keys[:0], line)
 	e.hasIndex = slices.Contains(r.keys, "index")
 	e.hasRange = slices.Contains(r.keys, "start_byte") && slices.Contains(r.keys, "end_byte")
-	e.meta = meta{fields: r.fieldSet(r.keys), method: r.intern(r.rec.Method)}
+	e.meta = meta{fields: r.fieldSet(r.keys), method: r.intern(r.rec.Method), label: r.label(&r.rec)}
 	r.ahead = e
 	return nil
 }
@@ -174,6 +176,18 @@ func (r *Reader) fieldSet(keys []string) string {
 		}
 		r.set = append(r.set, k...)
 	}
+	return r.internSet()
+}
+
+// label returns the record's language and host_language, NUL-separated,
+// held once per reader.
+func (r *Reader) label(rec *record.Record) string {
+	r.set = append(append(append(r.set[:0], rec.Language...), 0), rec.HostLanguage...)
+	return r.internSet()
+}
+
+// internSet returns the text of r.set, held once per reader.
+func (r *Reader) internSet() string {
 	if s, ok := r.interns[string(r.set)]; ok {
 		return s
 	}

@@ -51,6 +51,43 @@ func TestDiff(t *testing.T) {
 	}
 }
 
+// TestDiffRelabelled: a chunk whose id both outputs have but whose
+// language or host_language changed (a newer castchunk found the fence it
+// lies in) is added again, with its reason, so that an index keyed by id
+// replaces the stale label; its file counts as changed.
+func TestDiffRelabelled(t *testing.T) {
+	rec := func(id, language, host string) string {
+		r := fmt.Sprintf(`{"id":"%032s","path":"a.md","language":"%s"`, id, language)
+		if host != "" {
+			r += fmt.Sprintf(`,"host_language":"%s"`, host)
+		}
+		return r + "}"
+	}
+	old := strings.Join([]string{rec("1", "markdown", ""), rec("2", "markdown", ""), rec("3", "markdown", ""), rec("4", "rust", "markdown")}, "\n") + "\n"
+	new := strings.Join([]string{rec("1", "markdown", "markdown"), rec("2", "rust", "markdown"), rec("3", "markdown", "markdown"), rec("4", "rust", "markdown"), rec("5", "rust", "markdown")}, "\n") + "\n"
+	var got []string
+	st, err := Diff(reader(old, "old"), reader(new, "new"), func(c Change) error {
+		got = append(got, fmt.Sprintf("add %q %s", c.Reason, c.Record))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`add "language" ` + rec("1", "markdown", "markdown"),
+		`add "language" ` + rec("2", "rust", "markdown"),
+		`add "language" ` + rec("3", "markdown", "markdown"),
+		`add "" ` + rec("5", "rust", "markdown"),
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("changes (-want +got):\n%s", diff)
+	}
+	wantSt := DiffStats{Added: 1, Relabelled: 3, Unchanged: 1, FilesChanged: 1}
+	if st != wantSt {
+		t.Errorf("stats %+v, want %+v", st, wantSt)
+	}
+}
+
 func TestReaderOrder(t *testing.T) {
 	for _, c := range []struct {
 		in, want string
