@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/castchunk/castchunk/internal/bytesize"
+	"github.com/castchunk/castchunk/internal/enrich"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/tokens"
@@ -29,6 +30,7 @@ type verifyOptions struct {
 	allowOutsideRoot bool
 	tokenizer        string
 	maxTokens        int
+	embedHeader      string
 }
 
 func newVerifyCmd(s Streams) *cobra.Command {
@@ -61,6 +63,12 @@ writes them, are read with --root /abs/dir (or any folder above it, such as
 file of --max-file-size could be (6 x SIZE + 1 MiB) is a problem and is not
 held in memory.
 
+A record with a text (chunk --embed-text) must have the header chunk writes
+in the format --embed-header names (the same flag as chunk's, with the same
+default): exactly, when the record has its scope (chunk --context), the
+defining lines read again from the file; else its shape: the path's line,
+then no more lines than the format adds.
+
 Records enriched by other tools are accepted: fields castchunk does not know
 are ignored and the order of fields is free (one JSON object per line is
 required). --strict accepts only what castchunk writes, byte for byte.
@@ -84,11 +92,22 @@ records file could not be read; 130 interrupted.`,
 	cmd.Flags().StringVar(&o.lang, "lang", "", "the records were made with chunk --lang `LANGUAGE` ("+strings.Join(lang.Names(), ", ")+"): every record must name it")
 	cmd.Flags().StringVar(&o.tokenizer, "tokenizer", "", "recount each record's tokens with `NAME` ("+strings.Join(tokens.Names(), ", ")+"): a tokens field must match")
 	cmd.Flags().IntVar(&o.maxTokens, "max-tokens", 0, "with --tokenizer, fail chunks (or texts) of more than `N` tokens (0: no check)")
+	cmd.Flags().StringVar(&o.embedHeader, "embed-header", string(enrich.DefaultHeader), "the records' texts have headers in `FORMAT`, as chunk --embed-header wrote them ("+strings.Join(headerNames(), ", ")+")")
 	cmd.Flags().BoolVar(&o.allowOutsideRoot, "allow-outside-root", false, "also read files outside --root: absolute paths not under it, paths with .., symbolic links that lead out")
 	_ = cmd.RegisterFlagCompletionFunc("root", dirCompletion)
 	completeValues(cmd, "lang", lang.Names())
 	completeValues(cmd, "tokenizer", tokens.Names())
+	completeValues(cmd, "embed-header", headerNames())
 	return cmd
+}
+
+// headerNames are the header formats of --embed-header, in order.
+func headerNames() []string {
+	var names []string
+	for _, c := range enrich.HeaderFormats() {
+		names = append(names, string(c.Name))
+	}
+	return names
 }
 
 // counter checks --tokenizer and --max-tokens and returns the counter
@@ -124,6 +143,10 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 	if err != nil {
 		return err
 	}
+	header, err := enrich.ParseHeader(o.embedHeader)
+	if err != nil {
+		return usageError("--embed-header: %v", err)
+	}
 	root := o.root
 	if root == "" {
 		if root, err = walk.DefaultRoot(nil); err != nil {
@@ -139,7 +162,7 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 	var missing []verify.Problem // files the records name that are not under the root
 	v := &verify.Verifier{
 		Root: root, AllowOutsideRoot: o.allowOutsideRoot, MaxFileSize: limit, Lang: o.lang, Budget: o.maxSize,
-		Tokens: counter, MaxTokens: o.maxTokens,
+		Tokens: counter, MaxTokens: o.maxTokens, Header: header,
 		Report: func(p verify.Problem) {
 			if p.Missing {
 				missing = append(missing, p) // told at the end: one line when most are missing

@@ -214,3 +214,34 @@ func TestVerifyInterruptedOpen(t *testing.T) {
 		t.Errorf("status %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 	}
 }
+
+// TestVerifyEmbedHeaderFlag: --embed-header names the format of the
+// texts' headers, with chunk's default; records with scope lines pass as
+// scope (given or by default) and not as path or names; an unknown format
+// is a usage error naming the formats.
+func TestVerifyEmbedHeaderFlag(t *testing.T) {
+	badSetup(t, map[string]string{"app.py": frictionPy})
+	recs := chunked(t, "--context", "--embed-text", "--max-size", "30", "app.py")
+	if !strings.Contains(recs, `"scope":[{`) {
+		t.Fatalf("no chunk has a scope: %s", recs)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{nil, 0},
+		{[]string{"--embed-header", "scope"}, 0},
+		{[]string{"--embed-header", "path"}, 1},
+		{[]string{"--embed-header", "names"}, 1},
+		{[]string{"--embed-header", "signature"}, 1},
+	} {
+		out, code := verifyRun(t, recs, c.args...)
+		if code != c.code || code == 1 && !strings.Contains(out, "text's header is") {
+			t.Errorf("verify %q: status %d, want %d; report:\n%s", c.args, code, c.code, out)
+		}
+	}
+	out, stderr, code := run(t, recs, "verify", "--embed-header", "sig")
+	if code != 2 || !strings.Contains(stderr, "scope, path, names, signature, lines") {
+		t.Errorf("verify --embed-header sig: status %d, stdout %q, stderr %q", code, out, stderr)
+	}
+}

@@ -3,6 +3,7 @@ package enrich
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,9 +26,11 @@ import (
 //     outline bounds it: at most MaxScope definitions, or their ScopeOuter
 //     outermost and ScopeInner innermost with an Elided entry between that
 //     counts at least one left out;
-//   - headers that start with the path's line, then at most the scope's
-//     line; with Context, exactly the header of the chunk's scope; and
-//     header and content within the size budget together;
+//   - headers in the options' format (Options.Header): with Context,
+//     exactly the header of the chunk's scope and first line, defining
+//     lines read again from src; without, the shape the format allows
+//     (HeaderFormat.CheckShape); and header and content within the size
+//     budget together;
 //   - token counts of at least 1, at most one per byte of the text, and
 //     within MaxTokens.
 //
@@ -44,15 +47,18 @@ func (o Options) Check(path string, src []byte, spans []chunk.Span, extras []rec
 	if extras == nil || len(extras) != len(spans) {
 		return fmt.Errorf("%d extras for %d spans", len(extras), len(spans))
 	}
-	pathLine := Header(path, nil)
 	var first, last lineCursor
+	var lines Lines // read only by the formats that show defining lines
+	lines.Reset(src)
 	for i, s := range spans {
 		x := &extras[i]
 		if !o.Context && (len(x.Scope) > 0 || len(x.Defines) > 0) {
 			return fmt.Errorf("chunk %d: scope or defines without --context", i)
 		}
+		lo := 0
 		if o.Context {
-			lo, hi := first.line(src, s.Start), last.line(src, s.End-1)
+			var hi int
+			lo, hi = first.line(src, s.Start), last.line(src, s.End-1)
 			if err := checkScope(x.Scope, hi); err != nil {
 				return fmt.Errorf("chunk %d (lines %d-%d): scope: %v", i, lo, hi, err)
 			}
@@ -60,7 +66,7 @@ func (o Options) Check(path string, src []byte, spans []chunk.Span, extras []rec
 				return fmt.Errorf("chunk %d (lines %d-%d): defines: %v", i, lo, hi, err)
 			}
 		}
-		if err := o.checkHeader(x, pathLine, path); err != nil {
+		if err := o.checkHeader(x, path, &lines, lo); err != nil {
 			return fmt.Errorf("chunk %d: %v", i, err)
 		}
 		if chunk.Size([]byte(x.Header))+s.Size > budget {
@@ -73,29 +79,78 @@ func (o Options) Check(path string, src []byte, spans []chunk.Span, extras []rec
 	return nil
 }
 
-// checkHeader checks a chunk's header against the options and the path.
-func (o Options) checkHeader(x *record.Extra, pathLine, path string) error {
-	if !o.Text {
-		if x.Header != "" {
-			return fmt.Errorf("a header without --embed-text")
-		}
+// checkHeader checks a chunk's header against the options and the path:
+// with Context, it must be the header of the chunk's scope, the chunk
+// starting on line first of the file whose lines are lines.
+func (o Options) checkHeader(x *record.Extra, path string, lines *Lines, first int) error {
+	switch {
+	case !o.Text && x.Header != "":
+		return fmt.Errorf("a header without --embed-text")
+	case !o.Text:
 		return nil
+	case !o.Header.valid():
+		return fmt.Errorf("unknown header format %q", o.Header)
+	case !o.Context:
+		return o.Header.CheckShape(x.Header, path)
 	}
-	if o.Context {
-		want := header(path, len(x.Scope), func(i int) (string, string) { return x.Scope[i].Kind, x.Scope[i].Name })
-		if x.Header != want {
-			return fmt.Errorf("header %q is not that of its scope, %q", x.Header, want)
-		}
-		return nil
-	}
-	rest, ok := strings.CutPrefix(x.Header, pathLine)
-	if !ok {
-		return fmt.Errorf("header %q does not start with the path's line", x.Header)
-	}
-	if rest != "" && (strings.IndexByte(rest, '\n') != len(rest)-1 || !strings.Contains(rest, " ")) {
-		return fmt.Errorf("header %q: after the path's line, more than one scope line", x.Header)
+	want := o.Header.build(path, len(x.Scope), func(i int) (string, string, int) { return x.Scope[i].Kind, x.Scope[i].Name, x.Scope[i].Line }, lines, first)
+	if x.Header != want {
+		return fmt.Errorf("header %q is not that of its scope, %q", x.Header, want)
 	}
 	return nil
+}
+
+// CheckShape checks what can be told of a header in format f without the
+// chunk's scope (verify's records without --context; a cache entry made
+// without it): the path's line, then at most the lines f adds, none of
+// them empty: for ScopeHeader and NamesHeader one scope line (of "kind
+// name" entries for ScopeHeader); for SignatureHeader that line and a
+// defining line of at most MaxLine bytes; for LinesHeader up to one line
+// per scope entry, each a defining line of at most MaxLine bytes or an
+// elided count; for PathHeader none.
+func (f HeaderFormat) CheckShape(header, path string) error {
+	rest, ok := strings.CutPrefix(header, Header(path, nil))
+	if !ok {
+		return fmt.Errorf("header %q does not start with the path's line", header)
+	}
+	if rest == "" {
+		return nil
+	}
+	body, ok := strings.CutSuffix(rest, "\n")
+	lines := strings.Split(body, "\n")
+	if !ok || slices.Contains(lines, "") {
+		return fmt.Errorf("header %q: an empty line, or no line break at its end", header)
+	}
+	f = f.named()
+	if most := f.mostLines(); len(lines) > most {
+		return fmt.Errorf("header %q: after the path's line, %d lines; the %s format has at most %d", header, len(lines), f, most)
+	}
+	if (f == ScopeHeader || f == SignatureHeader) && !strings.Contains(lines[0], " ") {
+		return fmt.Errorf("header %q: the scope line is not of kinds and names", header)
+	}
+	defining := lines[min(1, len(lines)):] // SignatureHeader's
+	if f == LinesHeader {
+		defining = lines
+	}
+	for _, l := range defining {
+		if len(l) > MaxLine {
+			return fmt.Errorf("header %q: a defining line longer than %d bytes", header, MaxLine)
+		}
+	}
+	return nil
+}
+
+// mostLines is the most lines f adds after the path's.
+func (f HeaderFormat) mostLines() int {
+	switch f.named() {
+	case PathHeader:
+		return 0
+	case SignatureHeader:
+		return 2
+	case LinesHeader:
+		return outline.MaxScope + 1
+	}
+	return 1
 }
 
 // checkTokens checks a chunk's token count against the options and the

@@ -1,8 +1,9 @@
 // Package enrich makes chunks ready for an embedding model or a search
 // index (docs/design.md, "Chunks ready to embed"): where each chunk sits
 // (its scope), what it defines, how many tokens it holds, and the text to
-// embed, a short header naming the file and the scope followed by the
-// content. It also keeps the budgets true of that text: room for the
+// embed, a short header naming the file and where the chunk sits (in one
+// of HeaderFormats: the scope chain, its names, defining lines) followed
+// by the content. It also keeps the budgets true of that text: room for the
 // header is taken off the chunker's budget, and every finished chunk is
 // checked on its own tokenization and split further when it is over
 // (chunk.Refit). It knows nothing of languages: the definitions come from
@@ -31,19 +32,23 @@ type Options struct {
 	Encoding  *tokens.Encoding // token counts (--tokenizer); nil: none
 	MaxTokens int              // tokens per chunk at most (--max-tokens); needs Encoding
 	Text      bool             // the embedding text (--embed-text); the budgets cover it
+	Header    HeaderFormat     // the header's format (--embed-header); "": ScopeHeader
 }
 
 // Any reports whether the options ask for anything.
 func (o Options) Any() bool { return o.Context || o.Encoding != nil || o.Text }
 
 // NeedsDefs reports whether the file's definitions are needed: for scope
-// and defines, and for the header's scope line.
-func (o Options) NeedsDefs() bool { return o.Context || o.Text }
+// and defines, and for a header that names the scope (all formats but
+// PathHeader).
+func (o Options) NeedsDefs() bool { return o.Context || o.Text && o.Header.needsScope() }
 
 // Key sums up what the options change in a file's cache entry, for the
 // cache key: its spans (the token budget, the header's room) and what is
 // stored beside them (scope and defines, token counts, headers); "" when
-// they ask for nothing.
+// they ask for nothing. The header's format is named when it is not
+// ScopeHeader, so the keys of entries made before formats had names are
+// those of ScopeHeader, and no format is answered by another's entry.
 func (o Options) Key() string {
 	var parts []string
 	if o.Context {
@@ -57,39 +62,22 @@ func (o Options) Key() string {
 	}
 	if o.Text {
 		parts = append(parts, "embed-text")
+		if f := o.Header.named(); f != ScopeHeader {
+			parts = append(parts, "embed-header="+string(f))
+		}
 	}
 	return strings.Join(parts, " ")
 }
 
-// Header is the start of a chunk's embedding text: the path on one line,
-// then, when the chunk has a scope, the scope chain on another, each entry
-// its kind and name, outermost first, joined by " > ":
+// Header is the start of a chunk's embedding text in the format
+// ScopeHeader: the path on one line, then, when the chunk has a scope, the
+// scope chain on another, each entry its kind and name, outermost first,
+// joined by " > ":
 //
 //	src/app.py
 //	class App > method handle
 func Header(path string, scope []outline.Def) string {
-	return header(path, len(scope), func(i int) (string, string) { return scope[i].Kind, scope[i].Name })
-}
-
-// header is the header of path with a scope of n entries, entry i's kind
-// and name given by def.
-func header(path string, n int, def func(i int) (kind, name string)) string {
-	var b strings.Builder
-	b.WriteString(oneLine(path))
-	b.WriteByte('\n')
-	for i := range n {
-		if i > 0 {
-			b.WriteString(" > ")
-		}
-		kind, name := def(i)
-		b.WriteString(kind)
-		b.WriteByte(' ')
-		b.WriteString(name)
-	}
-	if n > 0 {
-		b.WriteByte('\n')
-	}
-	return b.String()
+	return ScopeHeader.Build(path, scope, nil, 0)
 }
 
 // Worker does embed's work for one pipeline worker, file after file,
@@ -107,14 +95,23 @@ type Worker struct {
 	defs   []outline.Def
 	index  *outline.Index // of defs
 	starts []int32
+	lines  Lines // its defining lines, for the formats that show them
 
 	scope, defines []outline.Def // scratch
 	open           []headerEntry // longestHeader's scratch
 }
 
-// headerEntry is an open definition as longestHeader sums it up: its end,
-// and the size and tokens of the chain's entries up to it.
-type headerEntry struct{ end, size, toks int }
+// headerEntry is an open definition as longestHeader sums it up: its end
+// and line; what it adds to a header (own: its entry with the separator
+// before it, or its defining line), unless dup: its defining line is its
+// parent's, which LinesHeader shows once; and the size and tokens that
+// the chain's entries up to it add.
+type headerEntry struct {
+	end, line        int
+	ownSize, ownToks int
+	dup              bool
+	size, toks       int
+}
 
 // NewWorker returns a worker for opt; Close it when done.
 func NewWorker(opt Options) *Worker {
@@ -143,6 +140,12 @@ func (w *Worker) Close() {
 // until the next Begin.
 func (w *Worker) Begin(path string, l *lang.Language, src []byte, tree *sitter.Tree, regions []inject.Region, b chunk.Budget) (chunk.Input, error) {
 	w.path, w.src, w.defs, w.index = path, src, nil, nil
+	if w.opt.Text && !w.opt.Header.valid() {
+		return chunk.Input{}, fmt.Errorf("unknown header format %q", w.opt.Header)
+	}
+	if w.opt.Text && w.opt.Header.needsLines() {
+		w.lines.Reset(src)
+	}
 	if w.opt.NeedsDefs() && l != nil && tree != nil {
 		defs, err := w.finder.Find(l, src, tree)
 		if err != nil {
@@ -180,7 +183,7 @@ func (w *Worker) Begin(path string, l *lang.Language, src []byte, tree *sitter.T
 			in.Budget.Tokens -= toks
 		}
 		if in.Budget.Size < 1 || in.Budget.Tokens < 0 || w.opt.MaxTokens > 0 && in.Budget.Tokens < minTokens {
-			return chunk.Input{}, fmt.Errorf("the embedding text's header (path and scope) takes %d characters and %d tokens, which leaves too little of the budget for content", size, toks)
+			return chunk.Input{}, fmt.Errorf("the embedding text's header (%s) takes %d characters and %d tokens, which leaves too little of the budget for content", w.opt.Header.what(), size, toks)
 		}
 	}
 	return in, nil
@@ -191,23 +194,30 @@ func (w *Worker) Begin(path string, l *lang.Language, src []byte, tree *sitter.T
 const minTokens = 4
 
 // longestHeader returns the largest size and token count of any header a
-// chunk of the file can get: the path with the chain of definitions that
-// ends at each definition, bounded as a record's scope is
-// (outline.MaxScope), or with no scope at all.
+// chunk of the file can get, in the options' format: the path with the
+// chain of definitions that ends at each definition, bounded as a record's
+// scope is (outline.MaxScope), or with no scope at all; every defining line
+// counted as shown (a chunk that starts below its definition's line).
 //
 // It takes one pass over the definitions, in O(1) each besides counting
-// the tokens of its own entry: the open ones form one chain, kept as a
-// stack with running sums of its entries' sizes and tokens, so the header
-// of the chain that ends at a definition is added up from the sums of its
-// ScopeOuter outermost and ScopeInner innermost entries, never built.
-// Sizes add up exactly (the size counts non-whitespace characters); so do
-// tokens, each entry counted with what stands around it in a header: the
-// encodings' pre-tokenizers start a piece at the space before " > " and
-// after the path's line break, so no piece spans two entries
-// (TestLongestHeaderAddsUp checks it against the headers themselves).
-// Building every definition's whole header took time and memory quadratic
-// in the depth: 16 s to refuse 20,000 nested JSON objects.
+// the tokens of its own entry and trimming its defining line: the open
+// ones form one chain, kept as a stack with running sums of what their
+// entries add, so the header of the chain that ends at a definition is
+// added up from the sums of its ScopeOuter outermost and ScopeInner
+// innermost entries, never built. Sizes add up exactly (the size counts
+// non-whitespace characters); so do tokens, each entry counted with what
+// stands around it in a header: the encodings' pre-tokenizers start a
+// piece at the space before " > " and after a line break, so no piece
+// spans two entries, and the last entry is counted with the header's end
+// (its line break, and SignatureHeader's defining line)
+// (TestLongestHeaderAddsUp checks it against the headers themselves; o200k
+// joins a "/" that starts a line to punctuation ending the line before, so
+// a defining line that starts with "/" may count one token apart, which
+// Finish's exact count then settles). Building every definition's whole
+// header took time and memory quadratic in the depth: 16 s to refuse
+// 20,000 nested JSON objects.
 func (w *Worker) longestHeader() (size, toks int) {
+	f := w.opt.Header.named()
 	pathLine := Header(w.path, nil)
 	counting := w.counter != nil && w.opt.MaxTokens > 0
 	count := func(parts ...string) int {
@@ -222,9 +232,11 @@ func (w *Worker) longestHeader() (size, toks int) {
 	}
 	pathSize, pathToks := chunk.Size([]byte(pathLine)), count(pathLine)
 	size, toks = pathSize, pathToks
+	if !f.needsScope() {
+		return size, toks
+	}
 	// open[k] is the k-th definition of the chain open at the current one
-	// (outermost first), with the sums of the sizes and tokens of open[:k+1]
-	// as header entries ("kind name" first, " > kind name" after).
+	// (outermost first), with the sums of what open[:k+1] add to a header.
 	open := w.open[:0]
 	sum := func(k int) (int, int) { // of open[:k]
 		if k == 0 {
@@ -236,33 +248,78 @@ func (w *Worker) longestHeader() (size, toks int) {
 		for len(open) > 0 && open[len(open)-1].end <= d.Start {
 			open = open[:len(open)-1]
 		}
-		sep := " > "
-		if len(open) == 0 {
-			sep = ""
-		}
 		s0, t0 := sum(len(open))
-		open = append(open, headerEntry{d.End, s0 + chunk.Size([]byte(d.Kind)) + chunk.Size([]byte(d.Name)), t0 + count(sep, d.Kind, " ", d.Name)})
-		// The header of the chain that ends at d: its entries, d's with the
-		// line break after it, and a '>' between each two.
+		e, lastSize, lastToks := w.headerEntry(f, d, open, count)
+		e.size, e.toks = s0, t0
+		if !e.dup {
+			e.size, e.toks = s0+e.ownSize, t0+e.ownToks
+		}
+		open = append(open, e)
 		n := len(open)
-		last := count(sep, d.Kind, " ", d.Name, "\n")
-		var s, t int
-		if n <= outline.MaxScope {
-			s, _ = sum(n)
-			t = t0 + last
-		} else {
-			elided := strconv.Itoa(n - outline.MaxScope)
+		s, t := s0+lastSize, t0+lastToks
+		if n > outline.MaxScope {
+			elidedSize, elidedToks := elidedPart(f, n-outline.MaxScope, count)
 			so, to := sum(outline.ScopeOuter)
 			si, ti := sum(n - outline.ScopeInner)
-			s = so + chunk.Size([]byte(outline.Elided)) + len(elided) + open[n-1].size - si
-			t = to + count(" > ", outline.Elided, " ", elided) + t0 - ti + last
-			n = outline.MaxScope + 1
+			s, t = so+elidedSize+s-si, to+elidedToks+t-ti
+			// The first inner entry follows the elided one: its line is
+			// shown even when it is its parent's.
+			if in := open[n-outline.ScopeInner]; in.dup {
+				s, t = s+in.ownSize, t+in.ownToks
+			}
 		}
-		size = max(size, pathSize+s+n-1)
+		size = max(size, pathSize+s)
 		toks = max(toks, pathToks+t)
 	}
 	w.open = open[:0]
 	return size, toks
+}
+
+// headerEntry returns what definition d, inside the open chain, adds to a
+// header of format f: its entry, and what it adds as the chain's last
+// entry, with the header's end.
+func (w *Worker) headerEntry(f HeaderFormat, d outline.Def, open []headerEntry, count func(...string) int) (e headerEntry, lastSize, lastToks int) {
+	e = headerEntry{end: d.End, line: d.Line}
+	if f == LinesHeader {
+		// A line its parent shares is its parent's: what it adds, when it
+		// is shown (after the elided entry), is the parent's own.
+		if e.dup = len(open) > 0 && open[len(open)-1].line == d.Line; e.dup {
+			e.ownSize, e.ownToks = open[len(open)-1].ownSize, open[len(open)-1].ownToks
+			return e, 0, 0
+		}
+		if line := w.lines.Defining(d.Line); line != "" {
+			e.ownSize, e.ownToks = chunk.Size([]byte(line)), count(line, "\n")
+		}
+		return e, e.ownSize, e.ownToks
+	}
+	sep, kind := " > ", d.Kind+" "
+	if len(open) == 0 {
+		sep = ""
+	}
+	if f == NamesHeader {
+		kind = ""
+	}
+	e.ownSize = chunk.Size([]byte(sep)) + chunk.Size([]byte(kind)) + chunk.Size([]byte(d.Name))
+	e.ownToks = count(sep, kind, d.Name)
+	if f != SignatureHeader {
+		return e, e.ownSize, count(sep, kind, d.Name, "\n")
+	}
+	line := w.lines.Defining(d.Line)
+	if line == "" {
+		return e, e.ownSize, count(sep, kind, d.Name, "\n")
+	}
+	return e, e.ownSize + chunk.Size([]byte(line)), count(sep, kind, d.Name, "\n", line, "\n")
+}
+
+// elidedPart returns what the elided entry standing for n definitions adds
+// to a header of format f: " > elided N" in a scope line, "elided N" on a
+// line of its own in LinesHeader.
+func elidedPart(f HeaderFormat, n int, count func(...string) int) (size, toks int) {
+	num := strconv.Itoa(n)
+	if f == LinesHeader {
+		return chunk.Size([]byte(outline.Elided)) + len(num), count(outline.Elided, " ", num, "\n")
+	}
+	return 1 + chunk.Size([]byte(outline.Elided)) + len(num), count(" > ", outline.Elided, " ", num)
 }
 
 // Finish makes the file's spans hold true of the budget b on their own
@@ -320,7 +377,7 @@ func (w *Worker) describe(spans []chunk.Span) []record.Extra {
 			c.Defines = recordDefs(w.defines)
 		}
 		if w.opt.Text {
-			c.Header = Header(w.path, scope)
+			c.Header = w.headerOf(scope, s.Start)
 		}
 		if w.counter != nil {
 			c.Tokens = w.count(c.Header, s.Start, s.End)
@@ -349,7 +406,17 @@ func (w *Worker) header(start, end int) string {
 		scope = w.index.Scope(w.scope[:0], w.src, start, end)
 		w.scope = scope
 	}
-	return Header(w.path, scope)
+	return w.headerOf(scope, start)
+}
+
+// headerOf returns the header, in the options' format, of a chunk that
+// starts at byte start and whose scope is scope.
+func (w *Worker) headerOf(scope []outline.Def, start int) string {
+	first := 0
+	if w.opt.Header.needsLines() && len(scope) > 0 {
+		first = w.lines.LineOf(start)
+	}
+	return w.opt.Header.Build(w.path, scope, &w.lines, first)
 }
 
 // count returns the tokens of header followed by src[start:end].

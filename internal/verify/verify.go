@@ -19,6 +19,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -73,12 +74,16 @@ type Verifier struct {
 	// MaxTokens > 0 the count must be at most MaxTokens.
 	Tokens    *tokens.Counter
 	MaxTokens int
-	Report    func(Problem)
+	// Header is the format of the embedding texts' headers (chunk
+	// --embed-header; "": enrich.ScopeHeader).
+	Header enrich.HeaderFormat
+	Report func(Problem)
 
 	Records, Files, Problems int
 
-	seen map[string]bool // files whose records are done
-	cur  *file
+	seen  map[string]bool // files whose records are done
+	cur   *file
+	lines enrich.Lines // the current file's defining lines
 }
 
 // file is the state of the file whose records are streaming.
@@ -144,10 +149,12 @@ func (v *Verifier) Add(r *record.Record) {
 
 // checkText checks the embedding text, when the record has one: a header,
 // then the content; its size within the budget, which covers it. The
-// header is the one enrich.Header writes (the path on its first line, a
-// line break in it written as a space), so verify expects what chunk
-// writes: when the record carries its scope, exactly the header of its
-// path and scope; without, one that starts with the path's line.
+// header is the one enrich writes in the format Header names (the path on
+// its first line, a line break in it written as a space), so verify
+// expects what chunk writes: when the record carries its scope, exactly
+// the header of its path, scope and first line (defining lines read from
+// the file); without, one of the shape the format allows
+// (enrich.HeaderFormat.CheckShape).
 func (v *Verifier) checkText(r *record.Record) {
 	if r.Text == "" {
 		return
@@ -163,10 +170,13 @@ func (v *Verifier) checkText(r *record.Record) {
 			v.problem(r, fmt.Sprintf("scope is not a list of definitions, so the text's header cannot be checked: %v", err))
 			return
 		}
-		if want := enrich.Header(r.Path, scope); header != want {
+		if want := v.Header.Build(r.Path, scope, &v.lines, r.StartLine); header != want {
 			v.problem(r, fmt.Sprintf("text's header is %q, its path and scope give %q", header, want))
 			return
 		}
+	} else if err := v.Header.CheckShape(header, r.Path); err != nil {
+		v.problem(r, fmt.Sprintf("text's %v", err))
+		return
 	}
 	if size := chunk.Size([]byte(r.Text)); v.Budget > 0 && size > v.Budget {
 		v.problem(r, fmt.Sprintf("text has size %d, over the budget of %d", size, v.Budget))
@@ -174,15 +184,21 @@ func (v *Verifier) checkText(r *record.Record) {
 }
 
 // scopeOf reads a record's scope (its JSON text) as definitions, for the
-// header: their kinds and names.
+// header: their kinds, names and lines. A line that is not an integer is
+// read as 0, no line of the file: only the formats that show defining
+// lines read it, and their header then names none.
 func scopeOf(text string) ([]outline.Def, error) {
-	var defs []struct{ Kind, Name string }
+	var defs []struct {
+		Kind, Name string
+		Line       json.RawMessage
+	}
 	if err := json.Unmarshal(bytesOf(text), &defs); err != nil {
 		return nil, err
 	}
 	scope := make([]outline.Def, len(defs))
 	for i, d := range defs {
-		scope[i] = outline.Def{Kind: d.Kind, Name: d.Name}
+		line, _ := strconv.Atoi(string(d.Line))
+		scope[i] = outline.Def{Kind: d.Kind, Name: d.Name, Line: line}
 	}
 	return scope, nil
 }
@@ -400,6 +416,7 @@ func (v *Verifier) open(path string, isNotebook bool) {
 		}
 		f.notebook, f.data = nb, nb.Text // records cut the notebook's text
 	}
+	v.lines.Reset(f.data)
 }
 
 // Why a file is not read.
