@@ -47,10 +47,14 @@ func (w *worker) chunkNotebook(r *Result) ([]chunk.Span, bool, error) {
 }
 
 // chunkCells chunks every cell, with the fallback method when fallback is
-// set (cells then have no tree, hence no definitions).
+// set. Cells are parsed only when a tree is used: for the method or for
+// definitions, never for the languages of a Markdown cell's fences, which
+// its chunks do not take (they are named by their cell); a cell that is
+// not parsed has no tree, hence no definitions.
 func (w *worker) chunkCells(r *Result, fallback bool) ([]chunk.Span, bool, error) {
 	nb := r.notebook
 	kernel, md := lang.ForInfoString(nb.Kernel), lang.ByName("markdown")
+	parse := !fallback && (w.cfg.Setup.Method.NeedsTree || w.enrich != nil && w.cfg.Enrich.NeedsDefs())
 	var spans []chunk.Span
 	var extras []record.Extra
 	r.Regions, r.Extras, r.Message, r.HasSyntaxErrors = nil, nil, "", false
@@ -62,7 +66,7 @@ func (w *worker) chunkCells(r *Result, fallback bool) ([]chunk.Span, bool, error
 			l = md
 		}
 		cell := &Result{Job: r.Job, Lang: l, Language: l.Name}
-		if fallback {
+		if !parse {
 			cell.Lang = nil
 		}
 		text := nb.Text[c.Start:c.End]
