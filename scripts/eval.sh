@@ -27,7 +27,9 @@
 #   java        java.base/java/util from the installed JDK's src.zip (or Debian's
 #               openjdk-17-source): completion queries only.
 # Downloads are cached in DIR/cache. Each report is kept in DIR/out (--json); the
-# summary tables at the end are printed from them.
+# summary tables at the end are printed from them, with each report's verdict.
+# EVALFLAGS adds flags to every castchunk eval (e.g. "--max-size 500,1000
+# --context on --embed-header scope,names --baseline cast:2000:scope").
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -197,7 +199,8 @@ evaluate() {
   shift 2
   note "$name: castchunk eval $*"
   local t0=$SECONDS
-  "$BIN" eval --no-progress -j "$JOBS" --seed "$SEED" --json "$@" "$dir" >"$out/$name.json"
+  # shellcheck disable=SC2086 # EVALFLAGS: more flags, split at spaces
+  "$BIN" eval --no-progress -j "$JOBS" --seed "$SEED" --json "$@" ${EVALFLAGS:-} "$dir" >"$out/$name.json"
   note "$name: $((SECONDS - t0)) s"
 }
 start=$SECONDS
@@ -233,17 +236,21 @@ for source in ("git", "completion"):
             for r in s["rows"]:
                 c = r["config"]
                 delta = [d(x) for x in r["delta"]] if r["baseline"] else ["(baseline)", ""]
-                rows.append([name, c["method"], str(c["max_size"]), "on" if c["context"] else "off", str(r["n"]),
+                ctx = ("on:" + c.get("header", "")) if c["context"] else "off"
+                rows.append([name, c["method"], str(c["max_size"]), ctx, c.get("retriever", "bm25"), str(r["n"]),
                              f(r["metrics"][0]), f(r["metrics"][1])] + delta)
     if not rows:
         continue
     print()
-    head = ["repo", "method", "size", "context", "n", m[0], m[1], "Δ" + m[0], "Δ" + m[1]]
+    head = ["repo", "method", "size", "context", "retriever", "n", m[0], m[1], "Δ" + m[0], "Δ" + m[1]]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for r in rows:
         print("| " + " | ".join(r) + " |")
     print()
+for name in names:
+    print("%s: verdict: %s" % (name, json.load(open("%s/%s.json" % (out, name)))["verdict"]["text"]))
+print()
 print("Definitions (castchunk eval prints them with every report):")
 for d in first["definitions"]:
     print("- %s: %s" % (d["name"], d["text"]))

@@ -17,6 +17,7 @@ import (
 
 	"github.com/castchunk/castchunk/internal/bytesize"
 	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/enrich"
 	"github.com/castchunk/castchunk/internal/eval"
 	"github.com/castchunk/castchunk/internal/method"
 )
@@ -40,6 +41,7 @@ type evalOptions struct {
 	json        bool
 	noProgress  bool
 	retrievers  []string
+	headers     []string
 	embed       embedFlags
 }
 
@@ -103,7 +105,8 @@ Exit status: 0 report printed; 1 failure, or no query kept; 2 usage error;
 	f.StringSliceVarP(&o.methods, "method", "m", method.Names(), "the chunking `METHODS` to measure, comma-separated: "+strings.Join(method.Names(), ", "))
 	f.IntSliceVar(&o.sizes, "max-size", []int{1000, 2000}, "the budgets to measure, in non-whitespace characters: `N,...`")
 	f.StringSliceVar(&o.contexts, "context", []string{"off", "on"}, "a `LIST` of off (index each chunk's content) and on (chunk with --context --embed-text, index each chunk's text: header and content)")
-	f.StringVar(&o.baseline, "baseline", "sliding", "compare each configuration with `METHOD[:SIZE[:on|off[:RETRIEVER]]]`; a part left out is the configuration's own")
+	f.StringVar(&o.baseline, "baseline", "sliding", "compare each configuration with `METHOD[:SIZE[:on|off|HEADER[:RETRIEVER]]]`; a part left out is the configuration's own")
+	f.StringSliceVar(&o.headers, "embed-header", []string{string(enrich.DefaultHeader)}, "with context on, the header `FORMATS` to measure, comma-separated: "+strings.Join(headerNames(), ", "))
 	f.StringSliceVar(&o.retrievers, "retriever", []string{eval.RetrieverBM25}, "the `RETRIEVERS` to measure, comma-separated: "+strings.Join(eval.Retrievers(), ", ")+" (default bm25; with --embedder, all three)")
 	f.IntVar(&o.budget, "budget", 4000, "the context's size: at most `N` non-whitespace characters of the best ranked chunks")
 	f.IntVar(&o.fromGit, "from-git", 0, "queries from the last `N` commits (default 100 in a git repository; 0: none)")
@@ -120,6 +123,7 @@ Exit status: 0 report printed; 1 failure, or no query kept; 2 usage error;
 	o.embed.register(cmd)
 	completeValues(cmd, "method", method.Names())
 	completeValues(cmd, "retriever", eval.Retrievers())
+	completeValues(cmd, "embed-header", headerNames())
 	completeValues(cmd, "context", []string{"off", "on", "off,on"})
 	return cmd
 }
@@ -202,6 +206,17 @@ func (o *evalOptions) configs() ([]eval.Config, error) {
 			return nil, usageError("--retriever: unknown retriever %q: want %s", r, strings.Join(eval.Retrievers(), ", "))
 		}
 	}
+	var headers []enrich.HeaderFormat
+	for _, h := range dedupe(o.headers) {
+		f, err := enrich.ParseHeader(strings.TrimSpace(h))
+		if err != nil {
+			return nil, usageError("--embed-header: %v", err)
+		}
+		headers = append(headers, f)
+	}
+	if len(headers) == 0 {
+		headers = []enrich.HeaderFormat{""} // eval's default
+	}
 	var cs []eval.Config
 	for _, name := range dedupe(o.methods) {
 		m := method.ByName(name)
@@ -213,8 +228,14 @@ func (o *evalOptions) configs() ([]eval.Config, error) {
 				return nil, usageError("%v", err)
 			}
 			for _, c := range ctxs {
-				for _, r := range dedupe(o.retrievers) {
-					cs = append(cs, eval.Config{Method: name, MaxSize: size, Context: c, Retriever: strings.TrimSpace(r)})
+				hs := headers
+				if !c {
+					hs = []enrich.HeaderFormat{""}
+				}
+				for _, h := range hs {
+					for _, r := range dedupe(o.retrievers) {
+						cs = append(cs, eval.Config{Method: name, MaxSize: size, Context: c, Header: h, Retriever: strings.TrimSpace(r)})
+					}
 				}
 			}
 		}
@@ -245,7 +266,8 @@ func parseOnOff(s string) (bool, error) {
 	return false, fmt.Errorf("want on or off, got %q", s)
 }
 
-// parseBaseline reads --baseline METHOD[:SIZE[:CONTEXT[:RETRIEVER]]].
+// parseBaseline reads --baseline METHOD[:SIZE[:CONTEXT[:RETRIEVER]]],
+// CONTEXT one of off, on or a header format (on with that header).
 func parseBaseline(s string) (eval.Baseline, error) {
 	parts := strings.Split(s, ":")
 	var b eval.Baseline
@@ -253,7 +275,7 @@ func parseBaseline(s string) (eval.Baseline, error) {
 		return b, usageError("--baseline %q: want METHOD[:SIZE[:CONTEXT[:RETRIEVER]]], METHOD one of %s", s, strings.Join(method.Names(), ", "))
 	}
 	b.Method = parts[0]
-	if len(parts) > 1 {
+	if len(parts) > 1 && parts[1] != "" { // "": the configuration's own
 		n, err := strconv.Atoi(parts[1])
 		if err != nil || n < 1 {
 			return b, usageError("--baseline %q: the size must be a whole number of at least 1", s)
@@ -263,7 +285,11 @@ func parseBaseline(s string) (eval.Baseline, error) {
 	if len(parts) > 2 {
 		on, err := parseOnOff(parts[2])
 		if err != nil {
-			return b, usageError("--baseline %q: the context: %v", s, err)
+			f, herr := enrich.ParseHeader(parts[2])
+			if herr != nil {
+				return b, usageError("--baseline %q: the context: want on, off or a header format (%s), got %q", s, strings.Join(headerNames(), ", "), parts[2])
+			}
+			on, b.Header = true, f
 		}
 		b.Context = &on
 	}

@@ -23,6 +23,7 @@ func TestEvalBaseline(t *testing.T) {
 		{"sliding:2000:on", eval.Baseline{Method: "sliding", MaxSize: 2000, Context: &on}},
 		{"sliding:2000:off", eval.Baseline{Method: "sliding", MaxSize: 2000, Context: &off}},
 		{"sliding:1000:off:bm25", eval.Baseline{Method: "sliding", MaxSize: 1000, Context: &off, Retriever: "bm25"}},
+		{"cast::on", eval.Baseline{Method: "cast", Context: &on}},
 	} {
 		got, err := parseBaseline(tc.in)
 		if err != nil || got.Method != tc.want.Method || got.MaxSize != tc.want.MaxSize || got.Retriever != tc.want.Retriever ||

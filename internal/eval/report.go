@@ -233,6 +233,9 @@ func baselineName(b Baseline) string {
 		s += ", same context"
 	case *b.Context:
 		s += ", context on"
+		if b.Header != "" {
+			s += ":" + string(b.Header)
+		}
 	default:
 		s += ", context off"
 	}
@@ -298,10 +301,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintln(tw, head)
 		for _, row := range s.Rows {
-			ctx := "off"
-			if row.Config.Context {
-				ctx = "on"
-			}
+			ctx := row.Config.contextName()
 			line := fmt.Sprintf("%s\t%d\t%s\t%s\t%d\t%.0f", row.Config.Method, row.Config.MaxSize, ctx, row.Config.Retriever, row.N, float64(row.Chunks))
 			for _, e := range row.Metrics {
 				line += fmt.Sprintf("\t%.3f [%.3f, %.3f]", round4(e.Mean), round4(e.Lo), round4(e.Hi))

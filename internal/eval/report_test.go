@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/castchunk/castchunk/internal/enrich"
 )
 
 var (
@@ -305,13 +307,14 @@ func TestBaselineName(t *testing.T) {
 		}
 	}
 	// The baseline of a configuration keeps what the baseline leaves open.
-	c := Config{Method: "cast", MaxSize: 1000, Context: true}
+	c := Config{Method: "cast", MaxSize: 1000, Context: true, Header: enrich.NamesHeader, Retriever: RetrieverDense}
 	for _, x := range []struct {
 		b    Baseline
 		want Config
 	}{
-		{Baseline{Method: "sliding"}, Config{"sliding", 1000, true, ""}},
-		{Baseline{Method: "sliding", MaxSize: 2000, Context: &off}, Config{"sliding", 2000, false, ""}},
+		{Baseline{Method: "sliding"}, Config{"sliding", 1000, true, enrich.NamesHeader, RetrieverDense}},
+		{Baseline{Method: "sliding", MaxSize: 2000, Context: &off}, Config{"sliding", 2000, false, "", RetrieverDense}},
+		{Baseline{Method: "cast", Context: &on, Header: enrich.ScopeHeader, Retriever: RetrieverBM25}, Config{"cast", 1000, true, enrich.ScopeHeader, RetrieverBM25}},
 	} {
 		if got := x.b.of(c); got != x.want {
 			t.Errorf("%s.of(%v) = %v, want %v", baselineName(x.b), c, got, x.want)

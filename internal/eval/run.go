@@ -32,23 +32,33 @@ import (
 // content) instead of its content; and the Retriever that ranks the
 // chunks for a query.
 type Config struct {
-	Method    string `json:"method"`
-	MaxSize   int    `json:"max_size"`
-	Context   bool   `json:"context"`
-	Retriever string `json:"retriever"`
+	Method  string `json:"method"`
+	MaxSize int    `json:"max_size"`
+	Context bool   `json:"context"`
+	// Header is the header's format with Context (--embed-header); ""
+	// without.
+	Header    enrich.HeaderFormat `json:"header,omitempty"`
+	Retriever string              `json:"retriever"`
 }
 
 // String is how reports name the configuration.
 func (c Config) String() string {
-	ctx := "off"
-	if c.Context {
-		ctx = "on"
-	}
-	s := fmt.Sprintf("%s %d context %s", c.Method, c.MaxSize, ctx)
+	s := fmt.Sprintf("%s %d context %s", c.Method, c.MaxSize, c.contextName())
 	if c.Retriever != "" {
 		s += " " + c.Retriever
 	}
 	return s
+}
+
+// contextName is "off", "on" (the default header) or "on:FORMAT".
+func (c Config) contextName() string {
+	switch {
+	case !c.Context:
+		return "off"
+	case c.Header == "" || c.Header == enrich.DefaultHeader:
+		return "on"
+	}
+	return "on:" + string(c.Header)
 }
 
 // chunking is the configuration without its retriever: what is chunked
@@ -57,17 +67,20 @@ func (c Config) chunking() Config { c.Retriever = ""; return c }
 
 // Baseline says which configuration each one is compared with: Method at
 // MaxSize (0: the configuration's own) with Context (nil: the
-// configuration's own) and Retriever ("": the configuration's own).
+// configuration's own) and its Header ("": the configuration's own, when
+// both have context), and Retriever ("": the configuration's own).
 type Baseline struct {
 	Method    string
 	MaxSize   int
 	Context   *bool
+	Header    enrich.HeaderFormat
 	Retriever string
 }
 
 // of returns the baseline of c.
 func (b Baseline) of(c Config) Config {
-	base := Config{Method: b.Method, MaxSize: c.MaxSize, Context: c.Context, Retriever: c.Retriever}
+	base := c
+	base.Method = b.Method
 	if b.Retriever != "" {
 		base.Retriever = b.Retriever
 	}
@@ -76,6 +89,14 @@ func (b Baseline) of(c Config) Config {
 	}
 	if b.Context != nil {
 		base.Context = *b.Context
+	}
+	switch {
+	case !base.Context:
+		base.Header = ""
+	case b.Header != "":
+		base.Header = b.Header
+	case base.Header == "":
+		base.Header = enrich.DefaultHeader
 	}
 	return base
 }
@@ -169,8 +190,15 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	}
 	opt.Configs = slices.Clone(opt.Configs)
 	for i := range opt.Configs {
-		if opt.Configs[i].Retriever == "" {
-			opt.Configs[i].Retriever = RetrieverBM25
+		c := &opt.Configs[i]
+		if c.Retriever == "" {
+			c.Retriever = RetrieverBM25
+		}
+		switch {
+		case !c.Context:
+			c.Header = ""
+		case c.Header == "":
+			c.Header = enrich.DefaultHeader
 		}
 	}
 	configs := withBaselines(opt.Configs, opt.Baseline)
@@ -235,12 +263,25 @@ func withBaselines(cs []Config, b Baseline) []Config {
 		if a.Context != b.Context {
 			return ctx(a.Context) - ctx(b.Context)
 		}
+		if a.Header != b.Header {
+			return headerRank(a.Header) - headerRank(b.Header)
+		}
 		if a.Method != b.Method {
 			return rank[a.Method] - rank[b.Method]
 		}
 		return slices.Index(Retrievers(), a.Retriever) - slices.Index(Retrievers(), b.Retriever)
 	})
 	return all
+}
+
+// headerRank orders header formats as enrich lists them.
+func headerRank(f enrich.HeaderFormat) int {
+	for i, h := range enrich.HeaderFormats() {
+		if h.Name == f {
+			return i
+		}
+	}
+	return -1
 }
 
 // folder makes the base tree of a plain folder: its files as castchunk
@@ -307,7 +348,7 @@ func evaluate(ctx context.Context, pl *planner, configs []Config, same []int, re
 		return err
 	}
 	cfg := pipeline.Config{Jobs: pl.opt.Jobs, Setup: setup, Plan: pl.policy(),
-		Enrich: enrich.Options{Context: c.Context, Text: c.Context}}
+		Enrich: enrich.Options{Context: c.Context, Text: c.Context, Header: c.Header}}
 	jobs := pl.jobs(cfg)
 	in := &indexer{x: NewIndex(), spans: make([][2]int32, len(jobs)), s: &scores{skipped: map[string]int{}}, warn: pl.opt.Warn}
 	name := c.String()
