@@ -56,6 +56,7 @@ type chunkOptions struct {
 	tokenizer    string
 	maxTokens    int
 	embedText    bool
+	embedHeader  string
 	root         string
 }
 
@@ -126,10 +127,12 @@ The record format and the exit statuses: see 'castchunk --help'.`,
 	f.IntVar(&o.maxTokens, "max-tokens", 0, "with --tokenizer, at most `N` tokens in a chunk (or in its text), besides --max-size (0: no limit)")
 	f.StringVar(&o.root, "root", "", "write paths relative to `DIR` (default: the top of the git repository holding the paths, else the current folder)")
 	f.BoolVar(&o.embedText, "embed-text", false, "add each chunk's text to embed: a header (path, scope) then the content; the budgets cover it")
+	f.StringVar(&o.embedHeader, "embed-header", string(enrich.DefaultHeader), "with --embed-text, the header's `FORMAT`: "+strings.Join(headerNames(), ", "))
 	completeValues(cmd, "method", method.Names())
 	completeValues(cmd, "lang", lang.Names())
 	completeValues(cmd, "format", record.FormatNames())
 	completeValues(cmd, "tokenizer", tokens.Names())
+	completeValues(cmd, "embed-header", headerNames())
 	_ = cmd.RegisterFlagCompletionFunc("cache", dirCompletion)
 	_ = cmd.RegisterFlagCompletionFunc("root", dirCompletion)
 	return cmd
@@ -271,9 +274,19 @@ func (o *chunkOptions) rebase(args []string) (*walk.Rebase, error) {
 	return b, nil
 }
 
-// embed checks --context, --tokenizer, --max-tokens and --embed-text.
+// embed checks --context, --tokenizer, --max-tokens, --embed-text and
+// --embed-header.
 func (o *chunkOptions) embed() (enrich.Options, error) {
 	opt := enrich.Options{Context: o.context, MaxTokens: o.maxTokens, Text: o.embedText}
+	header, err := enrich.ParseHeader(o.embedHeader)
+	if err != nil {
+		return opt, usageError("--embed-header: %v", err)
+	}
+	if o.embedText {
+		opt.Header = header
+	} else if o.embedHeader != string(enrich.DefaultHeader) {
+		return opt, usageError("--embed-header needs --embed-text")
+	}
 	if o.tokenizer != "" {
 		e, err := tokens.Load(o.tokenizer)
 		if err != nil {
