@@ -7,6 +7,7 @@ import (
 	"errors"
 	"hash/fnv"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -79,24 +80,12 @@ func TestDenseSearch(t *testing.T) {
 		x.SetLive(d, d != 1)
 	}
 	docs, scores := drain(denseSearch(x, vs, []float32{1, 0}))
-	if want := []int{0, 3, 2, 4}; !equalInts(docs, want) {
+	if want := []int{0, 3, 2, 4}; !slices.Equal(docs, want) {
 		t.Errorf("ranked %v, want %v", docs, want)
 	}
 	if math.Abs(scores[2]-1/math.Sqrt2) > 1e-6 || scores[3] != -1 {
 		t.Errorf("scores %v: want cosines 1, 1, 0.7071, -1", scores)
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestVectorsAdd: what an embedder returns is checked and scaled.
