@@ -121,8 +121,11 @@ func dot(a, b []float32) float64 {
 
 // denseSearch ranks the live documents of x by the cosine similarity of
 // their vectors with the query's; ties go to the lower document number.
-func denseSearch(x *Index, docs *vectors, q []float32) *Ranking {
-	r := &Ranking{h: make(hitHeap, 0, x.Live())}
+// The ranking is built in buf's array, which the caller may pass again
+// once it is done with the ranking (a query's hits are many and short-
+// lived).
+func denseSearch(x *Index, docs *vectors, q []float32, buf hitHeap) *Ranking {
+	r := &Ranking{h: buf[:0]}
 	for d, live := range x.live {
 		if live {
 			r.h = append(r.h, Hit{Doc: d, Score: dot(docs.at(d), q)})

@@ -79,7 +79,7 @@ func TestDenseSearch(t *testing.T) {
 	for d := range 5 {
 		x.SetLive(d, d != 1)
 	}
-	docs, scores := drain(denseSearch(x, vs, []float32{1, 0}))
+	docs, scores := drain(denseSearch(x, vs, []float32{1, 0}, nil))
 	if want := []int{0, 3, 2, 4}; !slices.Equal(docs, want) {
 		t.Errorf("ranked %v, want %v", docs, want)
 	}

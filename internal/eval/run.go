@@ -523,6 +523,7 @@ type scorer struct {
 	cache   map[int32][]byte // entries' bytes, recently read
 	cached  int
 	vecs    *vectors // by document, for the dense and hybrid retrievers
+	hits    hitHeap  // denseSearch's array, reused from query to query
 }
 
 // maxCached bounds the bytes of entries the scorer keeps between queries.
@@ -550,9 +551,13 @@ func (sc *scorer) rank(retriever string, qi int) *Ranking {
 	q := sc.pl.p.queries[qi]
 	switch retriever {
 	case RetrieverDense:
-		return denseSearch(sc.x, sc.vecs, sc.pl.qvecs.at(qi))
+		r := denseSearch(sc.x, sc.vecs, sc.pl.qvecs.at(qi), sc.hits)
+		sc.hits = r.h
+		return r
 	case RetrieverHybrid:
-		return fuse(sc.x.Search(q.Text), denseSearch(sc.x, sc.vecs, sc.pl.qvecs.at(qi)))
+		r := denseSearch(sc.x, sc.vecs, sc.pl.qvecs.at(qi), sc.hits)
+		sc.hits = r.h
+		return fuse(sc.x.Search(q.Text), r)
 	}
 	return sc.x.Search(q.Text)
 }
