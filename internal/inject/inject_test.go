@@ -159,6 +159,27 @@ css "p { color: blue }" in "<style>p { color: blue }</style>": rule_set
 	}
 }
 
+// TestVueRegions: a single-file component, parsed with the HTML grammar:
+// its scripts in their languages, its style as CSS, its template (Vue's
+// directives are attributes, {{ }} text) no region.
+func TestVueRegions(t *testing.T) {
+	src := `<template>
+  <p v-if="n" :class="{ a: n }" @click="inc">{{ n }}</p>
+</template>
+<script lang="ts">export interface P { n: number }</script>
+<script setup lang="ts">const n = ref<number>(1);</script>
+<style scoped>p { color: blue }</style>
+<style lang="scss">.a { .b { color: red } }</style>
+`
+	want := `typescript "export interface P { n: number }" in "<script lang=\"ts\">export interface P { n: number }</script>": export_statement
+typescript "const n = ref<number>(1);" in "<script setup lang=\"ts\">const n = ref<number>(1);</script>": lexical_declaration
+css "p { color: blue }" in "<style scoped>p { color: blue }</style>": rule_set
+`
+	if got := regionsOf(t, "vue", src); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
 // TestChunkRegionOfOneNode: a region whose tree's only node spans all of
 // it (a one-line script, an unclosed fence at the end of a file with no
 // final line break) is split by that tree once: cast went on substituting
@@ -353,6 +374,21 @@ func TestAttributeCase(t *testing.T) {
 		{"svelte", `<style LANG="SCSS">`, ""},
 		{"svelte", `<style lang=scss>`, ""},
 		{"svelte", `<style lang="cſs">`, ""},
+		{"vue", `<script setup lang="ts">`, "typescript"},
+		{"vue", `<script LANG="TypeScript">`, "typescript"},
+		{"vue", `<script lang=TSX>`, "tsx"},
+		{"vue", `<script setup lang="jsx">`, "javascript"},
+		{"vue", `<script lang="JS">`, "javascript"},
+		{"vue", `<script setup>`, "javascript"},
+		{"vue", `<script lang="coffee">`, ""},
+		{"vue", `<script lang="tſx">`, ""},
+		{"vue", `<script lang="javaſcript">`, ""},
+		{"vue", "<script lang=\"t\xffs\">", ""},
+		{"vue", `<style scoped>`, "css"},
+		{"vue", `<style lang="CSS" scoped>`, "css"},
+		{"vue", `<style lang="scss">`, ""},
+		{"vue", `<style lang=stylus>`, ""},
+		{"vue", `<style lang="cſs">`, ""},
 	} {
 		end := "</script>"
 		if strings.HasPrefix(c.tag, "<style") {

@@ -119,6 +119,14 @@ const (
 //     the same place (HTMLScanner); XML's keeps a stack of open tags too,
 //     its count at another place (XMLScanner): both rebuild the whole
 //     stack on every token, so package parse bounds their work.
+//   - Vue single-file components are parsed with the HTML grammar, the
+//     html row's: no Vue grammar is served by the module proxy at a
+//     version (tree-sitter-grammars/tree-sitter-vue has none; ikatyang's
+//     has no Go binding). HTML parses a component's <template>, <script>
+//     and <style> elements; Vue's directives (v-if, @click, :prop, #slot)
+//     are attribute names to it and {{ }} is text. Two rows may share a
+//     grammar (tsx and typescript share a module): a row is a language,
+//     with its own name, files, injection and definition queries.
 var registry = []*Language{
 	{Name: "bash", Extensions: []string{".sh", ".bash"},
 		Aliases:      []string{"Shell", "sh", "zsh"},
@@ -235,6 +243,9 @@ var registry = []*Language{
 		Interpreters: []string{"ts-node", "deno"},
 		note:         "the TypeScript grammar",
 		Module:       official + "typescript", grammar: typescript.LanguageTypescript},
+	{Name: "vue", Extensions: []string{".vue"},
+		note:   "parsed with the HTML grammar, as no Vue grammar module is served: the template is HTML and its `{{ }}` expressions are text",
+		Module: official + "html", HTMLScanner: true, grammar: html.Language},
 	{Name: "xml", Extensions: []string{".xml", ".xsd", ".xsl", ".xslt", ".xaml", ".csproj", ".fsproj", ".vbproj", ".props", ".targets"},
 		Aliases: []string{"rss", "xsd", "wsdl", "XSLT"},
 		Module:  grammars + "xml", XMLScanner: true, grammar: xml.LanguageXML},

@@ -431,7 +431,8 @@ func TestTypeScriptIsNotTSX(t *testing.T) {
 // grammar parses JSX in .js and .jsx files; PHP's grammar takes a file
 // that starts in HTML and opens code with <?php (what LanguagePHPOnly
 // would reject); Markdown's block grammar parses a document; C++ code
-// that is not C is an error in a .h file.
+// that is not C is an error in a .h file; HTML's grammar parses a Vue
+// component, its directives attribute names, {{ }} text.
 func TestGrammarChoices(t *testing.T) {
 	p := parse.New(0)
 	defer p.Close()
@@ -448,6 +449,8 @@ func TestGrammarChoices(t *testing.T) {
 		{"a.h", "int f(int x);\n", true},
 		{"a.h", "namespace n { template <typename T> class A {}; }\n", false},
 		{"a.hpp", "namespace n { template <typename T> class A {}; }\n", true},
+		{"a.vue", "<template>\n  <Item v-for=\"i in items\" :key=\"i.id\" @click.stop=\"pick(i)\" #default=\"{ x }\">{{ i.name }}</Item>\n</template>\n" +
+			"<script setup lang=\"ts\">\nconst items = ref<Item[]>([]);\n</script>\n<style scoped>\n.a { color: red; }\n</style>\n", true},
 	} {
 		if got := parses(t, p, tt.path, tt.src); got != tt.ok {
 			t.Errorf("%s %q: parses cleanly %v, want %v", tt.path, tt.src, got, tt.ok)

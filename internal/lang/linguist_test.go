@@ -8,7 +8,7 @@ import (
 )
 
 func TestForLinguist(t *testing.T) {
-	for in, want := range map[string]string{"C++": "cpp", "C#": "csharp", "Shell": "bash", "Python": "python", "TSX": "tsx", "JavaScript": "javascript", "Go": "go", "HCL": "hcl", "Terraform": "hcl", "Makefile": "makefile", "R": "r", "Starlark": "starlark", "Cuda": "cuda", "XML": "xml", "COBOL": "", "": ""} {
+	for in, want := range map[string]string{"C++": "cpp", "C#": "csharp", "Shell": "bash", "Python": "python", "TSX": "tsx", "JavaScript": "javascript", "Go": "go", "HCL": "hcl", "Terraform": "hcl", "Makefile": "makefile", "R": "r", "Starlark": "starlark", "Cuda": "cuda", "XML": "xml", "Vue": "vue", "COBOL": "", "": ""} {
 		got := ""
 		if l := lang.ForLinguist(in); l != nil {
 			got = l.Name
