@@ -185,7 +185,7 @@ var fields = []*Field{
 			return nil
 		},
 		Set: func(r *Record, v Value) { r.Tokens = v.Int }},
-	{Name: textField, Type: String, Optional: true, Flag: "embed-text", NeedsExtra: true, Help: "the string to embed, a header (the path on one line, the scope as `kind name > kind name` on the next when there is one) followed by `content`; `--max-size` and `--max-tokens` bound it",
+	{Name: textField, Type: String, Optional: true, Flag: "embed-text", NeedsExtra: true, Help: "the string to embed, a header (the path on one line, then what `--embed-header` adds: by default the scope as `kind name > kind name` on the next when there is one) followed by `content`; `--max-size` and `--max-tokens` bound it",
 		Append: appendText,
 		Raw: func(v *Cell, c *Chunk) error {
 			if c.Extra == nil {
