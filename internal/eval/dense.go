@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 )
 
 // Retriever names: how a query's chunks are ranked.
@@ -71,6 +70,9 @@ func embedAll(ctx context.Context, embed EmbedFunc, n int, text func(i int) (str
 		if err != nil {
 			return nil, err
 		}
+		if vs.dim == 0 && len(got) > 0 && len(got[0]) > 0 {
+			vs.v = make([]float32, 0, n*len(got[0])) // all of them, at once
+		}
 		if err := vs.add(got, len(batch)); err != nil {
 			return nil, err
 		}
@@ -93,7 +95,6 @@ func (vs *vectors) add(got [][]float32, want int) error {
 				return fmt.Errorf("the embedder returned an empty vector")
 			}
 			vs.dim = len(v)
-			vs.v = slices.Grow(vs.v, want*vs.dim)
 		}
 		if len(v) != vs.dim {
 			return fmt.Errorf("the embedder returned vectors of %d and of %d numbers", vs.dim, len(v))
