@@ -176,12 +176,21 @@ func (x *Index) Search(query string) *Ranking {
 	return r
 }
 
-// Ranking hands out scored documents best first.
-type Ranking struct{ h hitHeap }
+// Ranking hands out scored documents best first: those of pre, in order,
+// then those of the heap h.
+type Ranking struct {
+	pre []Hit
+	h   hitHeap
+}
 
 // Next returns the best document not yet returned; false when none is
 // left.
 func (r *Ranking) Next() (Hit, bool) {
+	if len(r.pre) > 0 {
+		h := r.pre[0]
+		r.pre = r.pre[1:]
+		return h, true
+	}
 	if len(r.h) == 0 {
 		return Hit{}, false
 	}
@@ -189,7 +198,23 @@ func (r *Ranking) Next() (Hit, bool) {
 }
 
 // Len is the number of documents left.
-func (r *Ranking) Len() int { return len(r.h) }
+func (r *Ranking) Len() int { return len(r.pre) + len(r.h) }
+
+// split takes the best n documents off r, and returns a ranking of them
+// alone and a ranking of all of r's, those n first: two rankings that can
+// be read each at its own pace (hybrid fuses the one, dense or BM25 reads
+// the other).
+func (r *Ranking) split(n int) (top, all *Ranking) {
+	var best []Hit
+	for len(best) < n {
+		h, ok := r.Next()
+		if !ok {
+			break
+		}
+		best = append(best, h)
+	}
+	return &Ranking{pre: best}, &Ranking{pre: best, h: r.h}
+}
 
 // hitHeap orders hits best first: higher score, then lower document.
 type hitHeap []Hit

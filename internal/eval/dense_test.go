@@ -216,3 +216,49 @@ func TestRunDense(t *testing.T) {
 		t.Errorf("dense without an embedder: %v, want a usage error", err)
 	}
 }
+
+// TestRetrieversApart: each retriever ranks by its own scores (an
+// embedder that gives every text one vector ties every chunk, so dense
+// takes the first live chunk while BM25 finds the one the message names),
+// and a configuration's scores are the same whether or not other
+// retrievers are measured beside it.
+func TestRetrieversApart(t *testing.T) {
+	dir := shopRepo(t)
+	opt := testOptions(dir)
+	opt.Embed = func(ctx context.Context, texts []string) ([][]float32, error) {
+		out := make([][]float32, len(texts))
+		for i := range out {
+			out[i] = []float32{1, 1}
+		}
+		return out, nil
+	}
+	pl := testPlan(t, &opt)
+	cfg := Config{Method: "cast", MaxSize: 200}
+	var all []Config
+	for _, r := range Retrievers() {
+		c := cfg
+		c.Retriever = r
+		all = append(all, c)
+	}
+	together := make([]*scores, len(all))
+	if err := evaluate(context.Background(), pl, all, []int{0, 1, 2}, together); err != nil {
+		t.Fatal(err)
+	}
+	// The second query names lookupWarehouseStock in shop/orders.go.
+	if got := together[0].top[1].Path; got != "shop/orders.go" {
+		t.Errorf("bm25's best chunk for the second query is in %s, want shop/orders.go", got)
+	}
+	if got := together[1].top[1].Path; got != "shop/invoice.go" {
+		t.Errorf("dense's best chunk, all tied, is in %s, want the first live file, shop/invoice.go", got)
+	}
+	for i := range all {
+		alone := make([]*scores, 1)
+		if err := evaluate(context.Background(), pl, all[i:i+1], []int{0}, alone); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(alone[0].values, together[i].values) || !slices.Equal(alone[0].live, together[i].live) ||
+			!slices.Equal(alone[0].top, together[i].top) {
+			t.Errorf("%s alone: %v, live %v; beside the others: %v, live %v", all[i], alone[0].values, alone[0].live, together[i].values, together[i].live)
+		}
+	}
+}

@@ -377,14 +377,13 @@ func evaluate(ctx context.Context, pl *planner, configs []Config, same []int, re
 			}
 		}
 	}
-	for _, i := range same {
+	retrievers := make([]string, len(same))
+	out := make([]*scores, len(same))
+	for k, i := range same {
 		s := *in.s
-		results[i] = &s
-		if err := pl.scoreAll(ctx, in, sc, configs[i].Retriever, results[i], "scoring "+configs[i].String()); err != nil {
-			return err
-		}
+		results[i], out[k], retrievers[k] = &s, &s, configs[i].Retriever
 	}
-	return nil
+	return pl.scoreAll(ctx, in, sc, retrievers, out, "scoring "+name)
 }
 
 // jobs are the pipeline's jobs of every entry, in order; an entry read
@@ -452,26 +451,32 @@ func (in *indexer) add(r *pipeline.Result) {
 	}
 }
 
-// scoreAll scores every query against the index with the retriever, into
-// s, switching on and off the documents of the entries each query's tree
-// adds and removes.
-func (pl *planner) scoreAll(ctx context.Context, in *indexer, sc *scorer, retriever string, s *scores, stage string) error {
+// scoreAll scores every query against the index with each retriever,
+// into out (one scores per retriever), switching on and off the documents
+// of the entries each query's tree adds and removes: one pass over the
+// queries, since each query's switches are relative to the one before.
+func (pl *planner) scoreAll(ctx context.Context, in *indexer, sc *scorer, retrievers []string, out []*scores, stage string) error {
 	queries := pl.p.queries
-	s.values = make([][2]float64, len(queries))
-	s.live = make([]int, len(queries))
-	s.top = make([]lineSpan, len(queries))
+	for _, s := range out {
+		s.values = make([][2]float64, len(queries))
+		s.live = make([]int, len(queries))
+		s.top = make([]lineSpan, len(queries))
+	}
 	for qi, q := range queries {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		in.setLive(q.Off, false)
 		in.setLive(q.On, true)
-		s.live[qi] = in.x.Live()
-		v, top, err := sc.score(q, sc.rank(retriever, qi))
-		if err != nil {
-			return err
+		rank := sc.rankings(retrievers, qi)
+		for k, s := range out {
+			s.live[qi] = in.x.Live()
+			v, top, err := sc.score(q, rank[k])
+			if err != nil {
+				return err
+			}
+			s.values[qi], s.top[qi] = v, top
 		}
-		s.values[qi], s.top[qi] = v, top
 		if pl.opt.Progress != nil {
 			pl.opt.Progress(stage, qi+1, len(queries))
 		}
@@ -546,20 +551,39 @@ func (sc *scorer) content(id int32) ([]byte, error) {
 	return b, nil
 }
 
-// rank ranks the live chunks for the qi-th query with the retriever.
-func (sc *scorer) rank(retriever string, qi int) *Ranking {
+// rankings ranks the live chunks for the qi-th query with each retriever,
+// in order: BM25 and the dense ranking are computed once each, whoever
+// asks for them (hybrid fuses their best).
+func (sc *scorer) rankings(retrievers []string, qi int) []*Ranking {
 	q := sc.pl.p.queries[qi]
-	switch retriever {
-	case RetrieverDense:
-		r := denseSearch(sc.x, sc.vecs, sc.pl.qvecs.at(qi), sc.hits)
-		sc.hits = r.h
-		return r
-	case RetrieverHybrid:
-		r := denseSearch(sc.x, sc.vecs, sc.pl.qvecs.at(qi), sc.hits)
-		sc.hits = r.h
-		return fuse(sc.x.Search(q.Text), r)
+	need := func(r string) bool { return slices.Contains(retrievers, r) }
+	hybrid := need(RetrieverHybrid)
+	var bm25, bm25Top, dense, denseTop *Ranking
+	if need(RetrieverBM25) || hybrid {
+		bm25 = sc.x.Search(q.Text)
+		if hybrid {
+			bm25Top, bm25 = bm25.split(rrfDepth)
+		}
 	}
-	return sc.x.Search(q.Text)
+	if need(RetrieverDense) || hybrid {
+		dense = denseSearch(sc.x, sc.vecs, sc.pl.qvecs.at(qi), sc.hits)
+		sc.hits = dense.h
+		if hybrid {
+			denseTop, dense = dense.split(rrfDepth)
+		}
+	}
+	out := make([]*Ranking, len(retrievers))
+	for k, r := range retrievers {
+		switch r {
+		case RetrieverDense:
+			out[k] = dense
+		case RetrieverHybrid:
+			out[k] = fuse(bm25Top, denseTop)
+		default:
+			out[k] = bm25
+		}
+	}
+	return out
 }
 
 // text is what the index holds of document d: its header, if any, then
