@@ -559,7 +559,7 @@ func (sc *scorer) rankings(retrievers []string, qi int) []*Ranking {
 	need := func(r string) bool { return slices.Contains(retrievers, r) }
 	hybrid := need(RetrieverHybrid)
 	var bm25, bm25Top, dense, denseTop *Ranking
-	if need(RetrieverBM25) || hybrid {
+	if slices.ContainsFunc(retrievers, func(r string) bool { return r != RetrieverDense }) { // BM25's ("" too) or hybrid's
 		bm25 = sc.x.Search(q.Text)
 		if hybrid {
 			bm25Top, bm25 = bm25.split(rrfDepth)
