@@ -23,8 +23,8 @@ func (r *chunkRun) openCache() (*cache.Cache, error) {
 	if cfg.cacheDir == "" {
 		return nil, nil
 	}
-	if info, err := os.Stat(cfg.cacheDir); err == nil && !info.IsDir() {
-		return nil, usageError("--cache: %s is a file, not a folder", quoteName(cfg.cacheDir))
+	if err := notAFolder(cfg.cacheDir); err != nil {
+		return nil, err
 	}
 	c, err := cache.Open(cfg.cacheDir, cacheSalt(cfg.pipeline))
 	if errors.Is(err, cache.ErrNotCache) {
@@ -35,6 +35,15 @@ func (r *chunkRun) openCache() (*cache.Cache, error) {
 		return nil, nil
 	}
 	return c, nil
+}
+
+// notAFolder is the usage error of a --cache path that can never be a
+// cache's folder: one that is there and is not a folder.
+func notAFolder(dir string) error {
+	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
+		return usageError("--cache: %s is a file, not a folder", quoteName(dir))
+	}
+	return nil
 }
 
 // cacheSalt holds everything besides a file's content, language and (with

@@ -58,12 +58,17 @@ func newEvalCmd(s Streams) *cobra.Command {
 		Use:   "eval [PATH]",
 		Short: "Measure which chunking method and size retrieve best on a repository",
 		Long: `Measure, on the repository at PATH (default: the current folder), how well
-each chunking configuration retrieves: for every --method, --max-size and
---context asked, chunk the files in memory exactly as 'castchunk chunk'
-does, index the chunks with BM25, run queries built from the repository
-itself, fill a context of --budget non-whitespace characters from the best
-ranked chunks, and measure what the context holds. Nothing is downloaded
-and nothing is written but the report.
+each chunking configuration retrieves: for every --method, --max-size,
+--context (and --embed-header) asked, chunk the files in memory exactly as
+'castchunk chunk' does, index the chunks for each --retriever (bm25; with
+--embedder URL also dense, the cosine of embeddings from your own
+OpenAI-compatible endpoint, and hybrid, their reciprocal rank fusion),
+run queries built from the repository itself, fill a context of --budget
+non-whitespace characters from the best ranked chunks, and measure what
+the context holds. Nothing is downloaded and nothing is written but the
+report, and with --embedder the vectors, kept in --cache so that a second
+eval sends no request for unchanged chunks. The embedder's key, if it
+needs one, is read from $CASTCHUNK_EMBED_KEY.
 
 Queries:
   --from-git N     the last N non-merge commits that change a file castchunk
@@ -81,17 +86,20 @@ Queries:
 
 The report gives, per configuration and kind of query, each metric's mean
 with its 95% bootstrap interval, and the paired difference with the
-baseline (--baseline: sliding at the same size and context). It prints the
-exact definitions (tokenizer, BM25, context, metrics) with every report:
-the same repository, commit and --seed give the same numbers, and --json
-the same bytes.
+baseline (--baseline: sliding at the same size and context, with BM25),
+and ends with a verdict: the configuration measurably better than its
+baseline (an interval above 0 on some metric, below 0 on none), or none.
+It prints the exact definitions (tokenizer, BM25, dense, context, metrics)
+with every report: the same repository, commit, --seed and embedder give
+the same numbers, and --json the same bytes.
 
-Exit status: 0 report printed; 1 failure, or no query kept; 2 usage error;
-130 interrupted.`,
+Exit status: 0 report printed; 1 failure (an embedder that fails too), or
+no query kept; 2 usage error; 130 interrupted.`,
 		Example: `  castchunk eval
   castchunk eval --from-git 200 --max-size 500,1000,2000 ~/src/app
   castchunk eval --completion 300 --from-git 0 --method cast --context on
-  castchunk eval --json --seed 7 . > eval.json`,
+  castchunk eval --json --seed 7 . > eval.json
+  castchunk eval --embedder http://127.0.0.1:11434/v1 --embed-model nomic-embed-text .`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt, err := o.options(cmd, args)
@@ -107,7 +115,7 @@ Exit status: 0 report printed; 1 failure, or no query kept; 2 usage error;
 	f.StringSliceVar(&o.contexts, "context", []string{"off", "on"}, "a `LIST` of off (index each chunk's content) and on (chunk with --context --embed-text, index each chunk's text: header and content)")
 	f.StringVar(&o.baseline, "baseline", "sliding", "compare each configuration with `METHOD[:SIZE[:on|off|HEADER[:RETRIEVER]]]`; a part left out is the configuration's own")
 	f.StringSliceVar(&o.headers, "embed-header", []string{string(enrich.DefaultHeader)}, "with context on, the header `FORMATS` to measure, comma-separated: "+strings.Join(headerNames(), ", "))
-	f.StringSliceVar(&o.retrievers, "retriever", []string{eval.RetrieverBM25}, "the `RETRIEVERS` to measure, comma-separated: "+strings.Join(eval.Retrievers(), ", ")+" (default bm25; with --embedder, all three)")
+	f.StringSliceVar(&o.retrievers, "retriever", []string{eval.RetrieverBM25}, "the `RETRIEVERS` to measure, comma-separated: "+strings.Join(eval.Retrievers(), ", ")+"; with --embedder all three unless given")
 	f.IntVar(&o.budget, "budget", 4000, "the context's size: at most `N` non-whitespace characters of the best ranked chunks")
 	f.IntVar(&o.fromGit, "from-git", 0, "queries from the last `N` commits (default 100 in a git repository; 0: none)")
 	f.IntVar(&o.completion, "completion", 0, "queries from `N` functions drawn at random (default 0; 100 outside a git repository)")
@@ -187,6 +195,16 @@ func (o *evalOptions) options(cmd *cobra.Command, args []string) (*eval.Options,
 	}
 	if opt.Baseline, err = parseBaseline(o.baseline); err != nil {
 		return nil, err
+	}
+	if !cmd.Flags().Changed("baseline") {
+		opt.Baseline.Retriever = eval.RetrieverBM25 // one reference for every retriever: sliding windows with BM25
+	}
+	if o.embed.url == "" {
+		for _, r := range append(slices.Clone(o.retrievers), opt.Baseline.Retriever) {
+			if r = strings.TrimSpace(r); r == eval.RetrieverDense || r == eval.RetrieverHybrid {
+				return nil, usageError("the %s retriever needs an embedder (--embedder)", r)
+			}
+		}
 	}
 	return opt, nil
 }
@@ -318,6 +336,8 @@ func runEval(ctx context.Context, o *evalOptions, opt *eval.Options, s Streams) 
 	embedder, err := o.embed.client(opt, func(err error, wait time.Duration) {
 		p.clear()
 		fmt.Fprintf(s.Err, "castchunk: %s; retrying in %s\n", safeText(err.Error()), wait.Round(100*time.Millisecond))
+	}, func(msg string) {
+		fmt.Fprintf(s.Err, "castchunk: %s\n", safeText(msg))
 	})
 	if err != nil {
 		return err

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -8,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/castchunk/castchunk/internal/bytesize"
+	"github.com/castchunk/castchunk/internal/cache"
 	"github.com/castchunk/castchunk/internal/embed"
 	"github.com/castchunk/castchunk/internal/eval"
 )
@@ -40,6 +43,9 @@ func (e *embedFlags) register(cmd *cobra.Command) {
 	_ = cmd.RegisterFlagCompletionFunc("cache", dirCompletion)
 }
 
+// maxEmbedTimeout bounds --embed-timeout: a day.
+const maxEmbedTimeout = 86400
+
 // check checks the flags that need --embedder.
 func (e *embedFlags) check(cmd *cobra.Command) error {
 	if e.url == "" {
@@ -57,8 +63,8 @@ func (e *embedFlags) check(cmd *cobra.Command) error {
 		return usageError("--embed-batch must be at least 1, got %d", e.batch)
 	case e.concurrency < 1 || e.concurrency > maxJobs:
 		return usageError("--embed-concurrency must be between 1 and %d, got %d", maxJobs, e.concurrency)
-	case e.timeout < 1:
-		return usageError("--embed-timeout must be at least 1 second, got %d", e.timeout)
+	case e.timeout < 1 || e.timeout > maxEmbedTimeout:
+		return usageError("--embed-timeout must be between 1 and %d seconds, got %d", maxEmbedTimeout, e.timeout)
 	case e.retries < 0:
 		return usageError("--embed-retries must not be negative, got %d", e.retries)
 	}
@@ -84,8 +90,9 @@ func (e *embedFlags) folder() string {
 }
 
 // client opens the embedder the flags name into opt, telling onRetry of
-// each retry; nil without --embedder.
-func (e *embedFlags) client(opt *eval.Options, onRetry func(err error, wait time.Duration)) (*embed.Client, error) {
+// each retry and warn of a default cache folder it cannot use; nil
+// without --embedder.
+func (e *embedFlags) client(opt *eval.Options, onRetry func(err error, wait time.Duration), warn func(msg string)) (*embed.Client, error) {
 	if e.url == "" {
 		return nil, nil
 	}
@@ -94,14 +101,27 @@ func (e *embedFlags) client(opt *eval.Options, onRetry func(err error, wait time
 	if retries == 0 {
 		retries = -1 // embed.Options: 0 is the default, negative none
 	}
-	c, err := embed.New(embed.Options{
+	dir := e.folder()
+	if dir != "" && e.cacheDir != "" {
+		if err := notAFolder(dir); err != nil {
+			return nil, err
+		}
+	}
+	o := embed.Options{
 		URL: e.url, Model: e.model, Key: os.Getenv(embed.KeyEnv),
 		Batch: e.batch, Concurrency: e.concurrency, Timeout: time.Duration(e.timeout) * time.Second, Retries: retries,
-		CacheDir: e.folder(), CacheMaxBytes: maxBytes, OnRetry: onRetry,
-	})
+		CacheDir: dir, CacheMaxBytes: maxBytes, OnRetry: onRetry,
+	}
+	c, err := embed.New(o)
+	if err != nil && errors.Is(err, cache.ErrNotCache) && e.cacheDir == "" {
+		// The default folder holds something else: not the user's doing.
+		warn(fmt.Sprintf("vector cache %s: %v; going on without it (--cache DIR names another folder, --no-cache keeps none)", quoteName(dir), errors.Unwrap(err)))
+		o.CacheDir = ""
+		c, err = embed.New(o)
+	}
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
-	opt.Embed, opt.EmbedURL, opt.EmbedModel = c.Embed, e.url, e.model
+	opt.Embed, opt.EmbedURL, opt.EmbedModel = c.Embed, c.Endpoint(), e.model
 	return c, nil
 }

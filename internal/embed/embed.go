@@ -548,6 +548,10 @@ func (c *Client) Warnings() []error {
 	return slices.Clone(c.warnings)
 }
 
+// Endpoint is the endpoint as messages and reports show it: without the
+// credentials or the query its URL may hold.
+func (c *Client) Endpoint() string { return c.shown }
+
 // Stats returns what the Client did.
 func (c *Client) Stats() Stats {
 	return Stats{

@@ -106,7 +106,7 @@ func report(opt *Options, p *queryPlan, configs []Config, results []*scores) *Re
 	rep := &Report{
 		Path: opt.Path, Commit: p.commit, Seed: opt.Seed, Budget: opt.Budget, Resamples: opt.Resamples,
 		Baseline:    baselineName(opt.Baseline),
-		Definitions: definitions(opt),
+		Definitions: definitions(opt, configs),
 		Files:       Files{Versions: len(p.entries)},
 	}
 	if len(results) > 0 {
@@ -208,9 +208,13 @@ func verdict(rep *Report, configs []Config, b Baseline) Verdict {
 			best, bestSum, bestWins = ci, sum, wins
 		}
 	}
+	measured := slices.ContainsFunc(rep.Sources, func(s Source) bool { return s.Queries.Kept > 0 })
+	if !measured {
+		return Verdict{Text: "nothing was measured: no query was kept"}
+	}
 	if best < 0 {
 		than := "sliding windows"
-		if b.Method != "sliding" || b.MaxSize > 0 || b.Context != nil || b.Retriever != "" {
+		if b.Method != "sliding" || b.MaxSize > 0 || b.Context != nil || b.Header != "" || (b.Retriever != "" && b.Retriever != RetrieverBM25) {
 			than = "the baseline (" + baselineName(b) + ")"
 		}
 		return Verdict{Text: "no configuration is measurably better than " + than + " here"}
@@ -360,8 +364,9 @@ func wrap(text, indent string, width int) string {
 	return b.String()
 }
 
-// definitions are the rules of the measurement, with this run's values.
-func definitions(opt *Options) []Definition {
+// definitions are the rules of the measurement, with this run's values,
+// for the configurations measured.
+func definitions(opt *Options, configs []Config) []Definition {
 	var ds []Definition
 	for _, d := range allDefinitions(opt) {
 		if d.Name == "Git queries" || d.Name == "LineRecall" || d.Name == "FileHit" {
@@ -374,7 +379,7 @@ func definitions(opt *Options) []Definition {
 				continue
 			}
 		}
-		if (d.Name == "Dense" || d.Name == "Hybrid") && !slices.ContainsFunc(opt.Configs, func(c Config) bool { return needsVectors(c.Retriever) }) {
+		if (d.Name == "Dense" || d.Name == "Hybrid") && !slices.ContainsFunc(configs, func(c Config) bool { return needsVectors(c.Retriever) }) {
 			continue
 		}
 		ds = append(ds, d)
@@ -400,8 +405,8 @@ func allDefinitions(opt *Options) []Definition {
 	return []Definition{
 		{"Tokens", "identifier runs (letters, digits, underscores) split into sub-words at underscores and case changes " +
 			"(parseHTTPRequest: parse, http, request; utf8Decode: utf8, decode), lowercased; everything else separates tokens."},
-		{"Index", "one BM25 index per configuration over the chunks castchunk chunk writes for the query's tree: each chunk's " +
-			"content, or with context on (--context --embed-text) its text, the header (path, scope) then the content."},
+		{"Index", "one index per configuration over the chunks castchunk chunk writes for the query's tree: each chunk's " +
+			"content, or with context on (--context --embed-text) its text, the header (--embed-header: by default path, scope) then the content."},
 		{"BM25", fmt.Sprintf("k1=%.1f, b=%.2f; score = sum over the query's tokens, repeats included, of idf*tf*(k1+1)/(tf+k1*(1-b+b*len/avglen)), "+
 			"idf = ln(1+(N-df+0.5)/(df+0.5)), N, df and avglen over the chunks of the query's tree; ties go to the earlier path, then the earlier chunk.", K1, B)},
 		{"Dense", fmt.Sprintf("the embedder %s (model %s) embeds each chunk's indexed text and each query's text; vectors scaled to unit length; "+

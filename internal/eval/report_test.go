@@ -216,7 +216,7 @@ func TestReportJSONEmpty(t *testing.T) {
 		`"files":{"versions":0,"chunked":0,"skipped":[]},` +
 		`"sources":[{"name":"completion","metrics":["AnsLine","IdRecall"],"queries":{"asked":5,"candidates":0,"kept":0,"skipped":[]},` +
 		`"rows":[{"config":{"method":"sliding","max_size":1000,"context":false,"retriever":"bm25"},"n":0,"chunks":0.0000,"metrics":[{"mean":0.0000,"lo":0.0000,"hi":0.0000},{"mean":0.0000,"lo":0.0000,"hi":0.0000}],"baseline":null,"delta":[]}]}],` +
-		`"verdict":{"config":null,"baseline":null,"text":"no configuration is measurably better than sliding windows here"},` +
+		`"verdict":{"config":null,"baseline":null,"text":"nothing was measured: no query was kept"},` +
 		`"definitions":[]}`
 	if diff := cmp.Diff(want, compact.String()); diff != "" {
 		t.Errorf("WriteJSON (-want +got):\n%s", diff)
@@ -412,7 +412,7 @@ func TestSignedAndWrap(t *testing.T) {
 func TestDefinitions(t *testing.T) {
 	names := func(opt *Options) []string {
 		var out []string
-		for _, d := range definitions(opt) {
+		for _, d := range definitions(opt, opt.Configs) {
 			out = append(out, d.Name)
 		}
 		return out
@@ -442,7 +442,7 @@ func TestDefinitions(t *testing.T) {
 		}
 	}
 	byName := map[string]string{}
-	for _, d := range definitions(&Options{FromGit: 50, Completion: 20, Budget: 1234, Seed: 99, Resamples: 321, MinWords: 4, MaxFiles: 6}) {
+	for _, d := range definitions(&Options{FromGit: 50, Completion: 20, Budget: 1234, Seed: 99, Resamples: 321, MinWords: 4, MaxFiles: 6}, nil) {
 		byName[d.Name] = d.Text
 	}
 	for name, part := range map[string]string{
