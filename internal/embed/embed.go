@@ -80,10 +80,12 @@ const (
 	// thousand numbers (OpenAI's largest, 3,072; 12,288 the largest ever
 	// served).
 	MaxDim = 16384
-	// perText is how many response bytes a text may take: 64 bytes for
-	// each of MaxDim numbers, room for any way of writing them; a
-	// response may take that per text plus perText, at most maxResponse.
-	perText     = 1 << 20
+	// perText is how many response bytes a text may take: 32 bytes for
+	// each of MaxDim numbers, room for any way of writing a float32
+	// (-1.2345678901234567e-38, and a comma and a space); a response may
+	// take that per text plus perText, at most maxResponse. Four requests
+	// of 64 texts in flight may so hold 130 MiB.
+	perText     = 512 << 10
 	maxResponse = 256 << 20
 	// backoffCap bounds every wait, a Retry-After's included, to this
 	// many times Options.Backoff (32 s by default).

@@ -157,7 +157,7 @@ func (c *Client) attempt(ctx context.Context, body []byte, input []string) ([][]
 		return nil, c.netFailure(ctx, err, true)
 	}
 	if int64(len(data)) > limit {
-		return nil, &failure{status: resp.StatusCode, msg: fmt.Sprintf("the response to %d texts is larger than %s (1 MiB per text, and 1 MiB): refused", len(input), mib(limit))}
+		return nil, &failure{status: resp.StatusCode, msg: fmt.Sprintf("the response to %d texts is larger than %s (512 KiB per text, and 512 KiB): refused", len(input), mib(limit))}
 	}
 	vecs, msg := parse(data, len(input))
 	if msg != "" {
