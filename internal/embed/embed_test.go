@@ -582,7 +582,7 @@ func TestHugeAnswer(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	_, err := c.Embed(context.Background(), []string{"one text"})
 	runtime.ReadMemStats(&after)
-	if err == nil || !strings.HasSuffix(err.Error(), ": the response to 1 texts is larger than 1 MiB (512 KiB per text, and 512 KiB): refused") {
+	if err == nil || !strings.HasSuffix(err.Error(), ": the response to 1 text is larger than 1 MiB (512 KiB per text, and 512 KiB): refused") {
 		t.Fatalf("error %v", err)
 	}
 	if n := <-written; n >= total {

@@ -157,7 +157,7 @@ func (c *Client) attempt(ctx context.Context, body []byte, input []string) ([][]
 		return nil, c.netFailure(ctx, err, true)
 	}
 	if int64(len(data)) > limit {
-		return nil, &failure{status: resp.StatusCode, msg: fmt.Sprintf("the response to %d texts is larger than %s (512 KiB per text, and 512 KiB): refused", len(input), mib(limit))}
+		return nil, &failure{status: resp.StatusCode, msg: fmt.Sprintf("the response to %s is larger than %s (512 KiB per text, and 512 KiB): refused", ntexts(len(input)), mib(limit))}
 	}
 	vecs, msg := parse(data, len(input))
 	if msg != "" {
@@ -165,6 +165,16 @@ func (c *Client) attempt(ctx context.Context, body []byte, input []string) ([][]
 	}
 	return vecs, nil
 }
+
+// count is n and the word for one or for many.
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+func ntexts(n int) string { return count(n, "text", "texts") }
 
 func mib(n int64) string { return strconv.FormatInt(n>>20, 10) + " MiB" }
 
@@ -251,7 +261,7 @@ func (c *Client) statusFailure(ctx context.Context, resp *http.Response, input [
 		for _, t := range input {
 			longest = max(longest, len(t))
 		}
-		f.msg += fmt.Sprintf(" (the request held %d texts, the longest %d bytes)", len(input), longest)
+		f.msg += fmt.Sprintf(" (the request held %s, the longest %d bytes)", ntexts(len(input)), longest)
 	}
 	return f
 }
@@ -352,7 +362,7 @@ func parse(data []byte, n int) ([][]float32, string) {
 	}
 	data2 := *r.Data
 	if len(data2) != n {
-		return nil, fmt.Sprintf("the answer holds %d vectors for %d texts", len(data2), n)
+		return nil, fmt.Sprintf("the answer holds %s for %s", count(len(data2), "vector", "vectors"), ntexts(n))
 	}
 	out := make([][]float32, n)
 	dim := -1
@@ -361,7 +371,7 @@ func parse(data []byte, n int) ([][]float32, string) {
 		case e.Index == nil:
 			return nil, fmt.Sprintf("entry %d of the answer has no index", j)
 		case *e.Index < 0 || *e.Index >= n:
-			return nil, fmt.Sprintf("the answer has index %d, for %d texts", *e.Index, n)
+			return nil, fmt.Sprintf("the answer has index %d, for %s", *e.Index, ntexts(n))
 		case out[*e.Index] != nil:
 			return nil, fmt.Sprintf("the answer has index %d twice (and lacks another)", *e.Index)
 		case len(e.Embedding) == 0:
