@@ -152,7 +152,7 @@ func (c *Client) attempt(ctx context.Context, body []byte, input []string) ([][]
 		return nil, c.statusFailure(ctx, resp, input)
 	}
 	limit := int64(min(perText*len(input)+perText, maxResponse))
-	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	data, err := readBody(resp, limit)
 	if err != nil {
 		return nil, c.netFailure(ctx, err, true)
 	}
@@ -164,6 +164,19 @@ func (c *Client) attempt(ctx context.Context, body []byte, input []string) ([][]
 		return nil, &failure{status: resp.StatusCode, msg: msg}
 	}
 	return vecs, nil
+}
+
+// readBody reads at most limit+1 bytes of the answer, into a buffer of
+// the size its Content-Length announces when that is within the limit
+// (io.ReadAll would double its buffer on the way, holding up to twice the
+// answer).
+func readBody(resp *http.Response, limit int64) ([]byte, error) {
+	var buf bytes.Buffer
+	if n := resp.ContentLength; n > 0 && n <= limit {
+		buf.Grow(int(n) + bytes.MinRead)
+	}
+	_, err := buf.ReadFrom(io.LimitReader(resp.Body, limit+1))
+	return buf.Bytes(), err
 }
 
 // count is n and the word for one or for many.
