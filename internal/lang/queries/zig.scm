@@ -15,3 +15,9 @@
 
 (test_declaration (string) @name.string) @definition.test
 (test_declaration (identifier) @name) @definition.test
+
+; Other top-level constants and variables (`const max_len: usize = 64;`,
+; `var counter: u32 = 0;`, an `@import` too): a container bound to a name
+; is the struct or enum above (the first pattern wins). Locals are not
+; definitions.
+(source_file (variable_declaration (identifier) @name) @definition.variable)
