@@ -23,3 +23,15 @@
   function: (identifier) @_test
   arguments: (arguments . (argument value: (string) @name.string))
   (#any-of? @_test "test_that" "describe" "it")) @definition.test
+
+; A top-level variable (`DEFAULT_REPS <- 1000L`, `opts = list(…)`, `… ->
+; cfg`): a function or class bound to a name is the one above (the first
+; pattern wins). Locals are not definitions.
+(program
+  (binary_operator
+    lhs: (identifier) @name
+    operator: ["<-" "=" "<<-"]) @definition.variable)
+(program
+  (binary_operator
+    operator: ["->" "->>"]
+    rhs: (identifier) @name) @definition.variable)
