@@ -41,3 +41,20 @@
   (arguments . (string) @name.string)
   (do_block)
   (#any-of? @_keyword "describe" "test")) @definition.test
+
+; A module attribute set in a module's body (`@default_limit 100`), the
+; module's constants; those the language or a tool reads (@moduledoc,
+; @doc, @spec, @impl, @behaviour, ExUnit's @tag, ...) are not variables.
+(call
+  target: (identifier) @_keyword
+  (do_block
+    (unary_operator
+      operator: "@"
+      operand: (call target: (identifier) @name (arguments))) @definition.variable)
+  (#eq? @_keyword "defmodule")
+  (#not-any-of? @name
+    "moduledoc" "doc" "typedoc" "spec" "type" "typep" "opaque" "callback" "macrocallback"
+    "optional_callbacks" "impl" "behaviour" "derive" "enforce_keys" "deprecated" "since"
+    "dialyzer" "compile" "on_load" "on_definition" "before_compile" "after_compile"
+    "after_verify" "external_resource" "file" "vsn" "nifs" "fallback_to_any"
+    "tag" "moduletag" "describetag"))
