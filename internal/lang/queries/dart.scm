@@ -49,3 +49,18 @@
   (method_signature (function_signature name: (identifier) @name)) @definition.function
   .
   (function_body) @definition.function)
+
+; Top-level variables and constants (`const maxItems = 10;`, `final
+; prices = {…};`, `var counter = 0;`), each name of a list one. Class
+; fields and locals are not definitions.
+(program (static_final_declaration_list (static_final_declaration (identifier) @name) @definition.variable))
+(program (initialized_identifier_list (initialized_identifier (identifier) @name) @definition.variable))
+
+; package:test and flutter_test blocks, named by their description:
+; `group('Cart', () {…})`, `test('adds', …)`, `testWidgets(…)`.
+(expression_statement
+  .
+  (identifier) @_fn
+  .
+  (selector (argument_part (arguments . (argument (string_literal) @name.string))))
+  (#any-of? @_fn "group" "test" "testWidgets")) @definition.test
