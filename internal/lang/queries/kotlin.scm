@@ -14,3 +14,8 @@
 (companion_object name: (_) @name) @definition.object
 (companion_object "companion" @name "object" @name) @definition.object
 (type_alias type: (_) @name) @definition.type
+
+; Top-level properties (`const val MAX = 3`, `val defaultPolicy =
+; RetryPolicy()`, `by lazy { … }`). Class properties and locals are not
+; definitions.
+(source_file (property_declaration (variable_declaration (identifier) @name)) @definition.variable)

@@ -24,3 +24,11 @@
   computed_value: (computed_property)) @definition.property
 
 (typealias_declaration name: (type_identifier) @name) @definition.type
+
+; Top-level constants and variables (`let maxTokens = 10`, `private let
+; formatter: DateFormatter = {…}()`); a computed one is the property above
+; (the first pattern wins). Stored properties of types and locals are not
+; definitions.
+(source_file
+  (property_declaration
+    name: (pattern bound_identifier: (simple_identifier) @name)) @definition.variable)
