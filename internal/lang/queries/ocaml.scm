@@ -14,3 +14,13 @@
 
 (let_binding pattern: (value_name) @name (parameter)) @definition.function
 (let_binding pattern: (value_name) @name body: [(fun_expression) (function_expression)]) @definition.function
+
+; A plain value bound at the top level of a file or in a module's
+; structure (`let max_depth = 10`) is a variable; `let _ = …` and `let ()
+; = …` bind no name. Local `let … in` values are not definitions.
+(compilation_unit
+  (value_definition (let_binding pattern: (value_name) @name) @definition.variable)
+  (#not-eq? @name "_"))
+(structure
+  (value_definition (let_binding pattern: (value_name) @name) @definition.variable)
+  (#not-eq? @name "_"))
