@@ -33,3 +33,53 @@
 
 (preproc_def name: (identifier) @name value: (_)) @definition.macro
 (preproc_function_def name: (identifier) @name) @definition.macro
+
+; File-scope variables and constants (`static const int table[] = {…};`,
+; `extern int verbose;`, `static int (*handler)(int) = 0;`), also inside
+; the #if/#ifdef of a file's top level (a header's include guard); a
+; declaration of several names is named by its first. A prototype is the
+; function above (the first pattern wins). Locals are not definitions.
+(translation_unit
+  (declaration
+    declarator: [
+      (identifier) @name
+      (array_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: (identifier) @name)
+      (init_declarator declarator: [
+        (identifier) @name
+        (array_declarator declarator: (identifier) @name)
+        (pointer_declarator declarator: (identifier) @name)
+        (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @name))
+        (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
+      ])
+    ]) @definition.variable)
+(translation_unit
+  (preproc_ifdef
+    (declaration
+      declarator: [
+        (identifier) @name
+        (array_declarator declarator: (identifier) @name)
+        (pointer_declarator declarator: (identifier) @name)
+        (init_declarator declarator: [
+          (identifier) @name
+          (array_declarator declarator: (identifier) @name)
+          (pointer_declarator declarator: (identifier) @name)
+          (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @name))
+          (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
+        ])
+      ]) @definition.variable))
+(translation_unit
+  (preproc_if
+    (declaration
+      declarator: [
+        (identifier) @name
+        (array_declarator declarator: (identifier) @name)
+        (pointer_declarator declarator: (identifier) @name)
+        (init_declarator declarator: [
+          (identifier) @name
+          (array_declarator declarator: (identifier) @name)
+          (pointer_declarator declarator: (identifier) @name)
+          (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @name))
+          (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
+        ])
+      ]) @definition.variable))

@@ -68,3 +68,46 @@
 
 (preproc_def name: (identifier) @name value: (_)) @definition.macro
 (preproc_function_def name: (identifier) @name) @definition.macro
+
+; Variables and constants at namespace scope, the file's top level
+; included (`constexpr double kEarthRadius = 6371.0;`, `static
+; std::mutex mu;`, a static member's definition `int Cache::hits = 0;`,
+; named by its qualified name); a declaration of several names is named
+; by its first. A prototype is the function above (the first pattern
+; wins). Class members and locals are not definitions.
+(translation_unit
+  (declaration
+    declarator: [
+      (identifier) @name
+      (qualified_identifier) @name
+      (array_declarator declarator: [(identifier) (qualified_identifier)] @name)
+      (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name)
+      (reference_declarator [(identifier) (qualified_identifier)] @name)
+      (init_declarator declarator: [
+        (identifier) @name
+        (qualified_identifier) @name
+        (array_declarator declarator: [(identifier) (qualified_identifier)] @name)
+        (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name)
+        (pointer_declarator declarator: (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name))
+        (reference_declarator [(identifier) (qualified_identifier)] @name)
+        (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
+      ])
+    ]) @definition.variable)
+(declaration_list
+  (declaration
+    declarator: [
+      (identifier) @name
+      (qualified_identifier) @name
+      (array_declarator declarator: [(identifier) (qualified_identifier)] @name)
+      (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name)
+      (reference_declarator [(identifier) (qualified_identifier)] @name)
+      (init_declarator declarator: [
+        (identifier) @name
+        (qualified_identifier) @name
+        (array_declarator declarator: [(identifier) (qualified_identifier)] @name)
+        (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name)
+        (pointer_declarator declarator: (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name))
+        (reference_declarator [(identifier) (qualified_identifier)] @name)
+        (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
+      ])
+    ]) @definition.variable)
