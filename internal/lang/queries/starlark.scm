@@ -20,3 +20,8 @@
           name: (identifier) @_name
           value: (string) @name.string)
         (#eq? @_name "name")))) @definition.rule)
+
+; Other top-level variables (`DEPS = ["//a"]`, `_ATTRS = {…}`): a rule made
+; by assignment is the rule above (the first pattern wins). Locals are
+; not definitions.
+(module (expression_statement (assignment left: (identifier) @name)) @definition.variable)
