@@ -18,3 +18,13 @@
 (newtype name: (name) @name) @definition.type
 (type_synomym name: (name) @name) @definition.type
 (type_family name: (name) @name) @definition.type
+
+; hspec and tasty blocks, named by their description: `describe "Queue" $
+; do …`, `it "pops" $ …`, `testCase "empty" $ …`.
+(infix
+  left_operand: (apply
+    function: (variable) @_fn
+    argument: (literal (string) @name.string))
+  operator: (operator) @_op
+  (#eq? @_op "$")
+  (#any-of? @_fn "describe" "context" "it" "specify" "prop" "testCase" "testProperty" "testGroup")) @definition.test
