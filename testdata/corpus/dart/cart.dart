@@ -104,11 +104,13 @@ extension CentsFormat on int {
   }
 }
 
+const demoDiscount = 0.1;
+
 void main() {
   final cart = Cart(Currency.eur)
     ..add(const Product('A1', 'Apple', 40), 12)
     ..add(const Product('B2', 'Bread', 250));
   cart.rules.add(BulkRule('A1', 10, 30));
-  cart.discountRate = 0.1;
+  cart.discountRate = demoDiscount;
   print(cart.total.format(cart.currency));
 }
