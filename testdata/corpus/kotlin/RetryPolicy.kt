@@ -146,3 +146,6 @@ class CircuitBreaker(
         }
     }
 }
+
+/** For idempotent HTTP calls: more attempts, and a longer wait between the last ones. */
+val IDEMPOTENT_HTTP = RetryPolicy(maxAttempts = 6, maxDelay = Duration.ofSeconds(30))
