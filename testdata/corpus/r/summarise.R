@@ -61,10 +61,13 @@ print.group_summary <- function(x, digits = 3, ...) {
   invisible(x)
 }
 
+#' The sites of the demo below, in the order they are reported.
+SITES <- c("north", "south", "east")
+
 if (sys.nframe() == 0L) {
   set.seed(42)
   df <- data.frame(
-    site = rep(c("north", "south", "east"), each = 20),
+    site = rep(SITES, each = 20),
     yield = c(rnorm(20, 10), rnorm(20, 12, 2), c(rnorm(19, 9), NA))
   )
   print(new_summary(summarise_by(df, "yield", "site", reps = 200L), "yield"))
