@@ -106,3 +106,6 @@ func drain(_ bucket: TokenBucket, requests: Int) -> [Result<Void, Error>] {
     }
     return results
 }
+
+/// What the API gateway allows each client: a burst of 20, then 5 a second.
+let gatewayLimit = (capacity: 20.0, refillRate: 5.0)
