@@ -1,8 +1,9 @@
 ; OCaml. Modules and functors; module types (interfaces); classes and
 ; their methods; types; functions: a let binding with parameters, or of a
 ; `fun`/`function` expression, named by its name, local ones included
-; (`let rec go …` inside a function). A binding of a plain value is not a
-; definition.
+; (`let rec go …` inside a function). A binding of a plain value is a
+; variable at the top level or in a module's structure (below), and not a
+; definition elsewhere.
 
 (module_definition (module_binding (module_name) @name)) @definition.module
 (module_type_definition (module_type_name) @name) @definition.interface
