@@ -620,22 +620,27 @@ func commentRuns(f *corpusFile) []commentRun {
 
 // checkComments: comments directly above a node travel with it. When the
 // run of comments and the node fit the budget together, they lie in one
-// chunk. A run that does not fit with the node is not checked further: a
-// lone comment still lies with the node when the two fit, but which lines
-// of a longer run (a /// doc block, say) should go with the node has no
-// good answer. Where a split node's first chunk starts depends on how the
-// chunker splits it, so that case is not checked either.
+// chunk. The node runs on through the siblings that follow it on its line:
+// a grammar that leaves a declaration in pieces (Dart's `const`, then its
+// name and value) has them attached as one, and a cut inside a line falls
+// at its start (docs/design.md, "Where boundaries fall"). A run that does
+// not fit with the node is not checked further: a lone comment still lies
+// with the node when the two fit, but which lines of a longer run (a ///
+// doc block, say) should go with the node has no good answer. Where a
+// split node's first chunk starts depends on how the chunker splits it, so
+// that case is not checked either.
 func checkComments(f *corpusFile, budget int, spans []chunk.Span) []string {
 	var errs []string
 	for _, r := range commentRuns(f) {
 		c1, ck, n := f.nodes[r.first], f.nodes[r.last], f.nodes[r.node]
+		end := lineGroupEnd(f, r.node)
 		var from, to int
 		var what string
 		switch {
-		case f.size(c1.start, n.end) <= budget:
-			from, to, what = c1.start, n.end-1, "the run of "+c1.kind+"s"
-		case r.first == r.last && f.size(ck.start, n.end) <= budget:
-			from, to, what = ck.start, n.end-1, "the "+ck.kind+" directly above"
+		case f.size(c1.start, end) <= budget:
+			from, to, what = c1.start, end-1, "the run of "+c1.kind+"s"
+		case r.first == r.last && f.size(ck.start, end) <= budget:
+			from, to, what = ck.start, end-1, "the "+ck.kind+" directly above"
 		default:
 			continue
 		}
@@ -645,6 +650,18 @@ func checkComments(f *corpusFile, budget int, spans []chunk.Span) []string {
 		}
 	}
 	return errs
+}
+
+// lineGroupEnd is the end of node i and of the siblings after it that
+// start on the line where the one before them ends.
+func lineGroupEnd(f *corpusFile, i int) int {
+	for {
+		j := visibleSibling(f, i, true)
+		if j < 0 || breaksAfter(f, i, f.nodes[j].start) > 0 {
+			return f.nodes[i].end
+		}
+		i = j
+	}
 }
 
 // fewChars is the size up to which a chunk is certainly a crumb at a

@@ -104,6 +104,7 @@ extension CentsFormat on int {
   }
 }
 
+/// The discount the demo applies to every cart.
 const demoDiscount = 0.1;
 
 void main() {
