@@ -508,3 +508,47 @@ func TestReportSameDraws(t *testing.T) {
 		t.Errorf("delta FileHit %+v, want 0 throughout", d)
 	}
 }
+
+// TestVerdictChooses: the verdict takes a configuration better on some
+// metric and worse on none, the one whose intervals' lower ends sum
+// highest, the first of a tie; one worse anywhere is out, whatever it wins.
+func TestVerdictChooses(t *testing.T) {
+	cfg := func(m string, size int) Config { return Config{Method: m, MaxSize: size, Retriever: RetrieverBM25} }
+	est := func(lo, hi float64) Estimate { return Estimate{Mean: (lo + hi) / 2, Lo: lo, Hi: hi} }
+	base := cfg("sliding", 1000)
+	configs := []Config{cfg("cast", 500), cfg("cast", 1000), cfg("cast", 2000), cfg("cast", 3000), base}
+	row := func(c Config, d ...Estimate) Row {
+		r := Row{Config: c, Delta: d}
+		if c != base {
+			r.Baseline = &base
+		}
+		return r
+	}
+	verdictOf := func(rows []Row, b Baseline) Verdict {
+		rep := &Report{Sources: []Source{{Name: SourceGit, Metrics: []string{"LineRecall", "FileHit"}, Queries: Counts{Kept: 9}, Rows: rows}}}
+		return verdict(rep, configs, b)
+	}
+	b := Baseline{Method: "sliding", MaxSize: 1000}
+	v := verdictOf([]Row{
+		row(configs[0], est(0.10, 0.30), est(-0.20, -0.01)), // wins most, worse on FileHit: out
+		row(configs[1], est(0.01, 0.05), est(-0.02, 0.02)),  // better: 0.01 - 0.02
+		row(configs[2], est(0.02, 0.06), est(0.00, 0.04)),   // better: 0.02 + 0.00, the most
+		row(configs[3], est(0.00, 0.06), est(0.02, 0.04)),   // better, the same sum: later
+		row(base),
+	}, b)
+	if v.Config == nil || *v.Config != configs[2] || v.Baseline == nil || *v.Baseline != base {
+		t.Fatalf("verdict %+v, want cast 2000", v)
+	}
+	if want := "use cast 2000 context off bm25: measurably better than sliding 1000 context off bm25 on git LineRecall +0.040 [+0.020, +0.060], and worse on none"; v.Text != want {
+		t.Errorf("verdict text %q\nwant %q", v.Text, want)
+	}
+	v = verdictOf([]Row{row(configs[0], est(0.10, 0.30), est(-0.20, -0.01)), row(configs[1], est(-0.01, 0.05), est(-0.02, 0.02)),
+		row(configs[2]), row(configs[3]), row(base)}, Baseline{Method: "sliding", Retriever: RetrieverBM25})
+	if v.Config != nil || v.Text != "no configuration is measurably better than sliding windows here" {
+		t.Errorf("none better: %+v", v)
+	}
+	v = verdictOf([]Row{row(configs[0]), row(configs[1]), row(configs[2]), row(configs[3]), row(base)}, Baseline{Method: "cast", MaxSize: 2000})
+	if v.Text != "no configuration is measurably better than the baseline (cast 2000, same context) here" {
+		t.Errorf("another baseline: %q", v.Text)
+	}
+}
