@@ -2,6 +2,7 @@ package lang
 
 import (
 	"embed"
+	"fmt"
 	"io/fs"
 	"strings"
 	"sync"
@@ -17,7 +18,10 @@ import (
 // name leaves the region as it is. @injection.region may capture the
 // construct around the code (a fence with its ``` lines, a <script>
 // element with its tags): a chunk that lies inside it is in the region's
-// language. Captures whose names start with "_" only serve predicates.
+// language. Captures whose names start with "_" only serve predicates. A
+// file may extend another host's, as definition queries do (queries.go):
+// its first line is then "; extends: HOST", and its patterns come before
+// HOST's, so that the first pattern that matches a region decides.
 //
 //go:embed injections/*.scm
 var injections embed.FS
@@ -26,30 +30,42 @@ var injections embed.FS
 // language's files written in another language, "" when it has none.
 func (l *Language) InjectionQuery() string { return injectionQueries()[l.Name] }
 
-// injectionQueries are the injection query files by host language, read
+// injectionQueries are the injection queries by host language, composed
 // once: every parsed file asks whether its language has one.
 var injectionQueries = sync.OnceValue(func() map[string]string {
 	out := map[string]string{}
 	entries, _ := fs.ReadDir(injections, "injections")
 	for _, e := range entries {
-		b, err := fs.ReadFile(injections, "injections/"+e.Name())
-		if err == nil {
-			out[strings.TrimSuffix(e.Name(), ".scm")] = string(b)
+		name := strings.TrimSuffix(e.Name(), ".scm")
+		q, err := composeQuery(injections, "injections", name)
+		if err != nil {
+			// TestInjectionFilesSayWhatTheyEmbed composes every file: a
+			// broken one is a build mistake, not an input error.
+			panic(fmt.Sprintf("lang: injection query of %s: %v", name, err))
 		}
+		out[name] = q
 	}
 	return out
 })
 
-// embedsDirective starts the first line of an injection query file: what a
-// reader of the README's language table is told the host embeds.
+// embedsDirective starts the line of an injection query file that says
+// what a reader of the README's language table is told the host embeds:
+// its first line, or its second after an "; extends:" line.
 const embedsDirective = "; embeds: "
 
 // Embeds says, for the README's language table, what code in other
 // languages the language's files hold that castchunk parses as such (the
-// first line of its injection query); "" when none.
+// "; embeds:" line of its injection query); "" when none.
 func (l *Language) Embeds() string {
-	first, _, _ := strings.Cut(l.InjectionQuery(), "\n")
-	return strings.TrimPrefix(first, embedsDirective)
+	q := l.InjectionQuery()
+	for range 2 {
+		line, rest, _ := strings.Cut(q, "\n")
+		if s, ok := strings.CutPrefix(line, embedsDirective); ok {
+			return s
+		}
+		q = rest
+	}
+	return ""
 }
 
 // ForInfoString finds the language an embedded region is said to be in:

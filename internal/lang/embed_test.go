@@ -17,7 +17,7 @@ func TestInjectionFilesSayWhatTheyEmbed(t *testing.T) {
 			continue
 		}
 		if l.Embeds() == "" || l.Embeds() == l.InjectionQuery() {
-			t.Errorf("injections/%s: the first line is not %q followed by what it finds", e.Name(), embedsDirective)
+			t.Errorf("injections/%s: no %q line (the first, or the second after \"; extends:\") says what it finds", e.Name(), embedsDirective)
 		}
 	}
 	if ByName("python").Embeds() != "" {

@@ -64,7 +64,7 @@ func directive(line string) (name, rest string) {
 // query is the language's file, queries/NAME.scm, plus the queries it
 // extends (see queries).
 func (l *Language) DefinitionQuery() string {
-	q, err := composeQuery(queries, l.Name)
+	q, err := composeQuery(queries, "queries", l.Name)
 	if err != nil {
 		// Every row has a query file that composes
 		// (TestEveryLanguageHasAQuery): a missing or broken one is a build
@@ -75,23 +75,24 @@ func (l *Language) DefinitionQuery() string {
 }
 
 // composeQuery returns the query of the language name from the query files
-// of fsys (queries/NAME.scm): its file, then the inherited part of the
-// query it extends, and so on down the chain.
-func composeQuery(fsys fs.FS, name string) (string, error) {
+// of fsys (DIR/NAME.scm: the definition queries, or the injection queries):
+// its file, then the inherited part of the query it extends, and so on
+// down the chain.
+func composeQuery(fsys fs.FS, dir, name string) (string, error) {
 	var b strings.Builder
 	var chain []string
 	for name != "" {
 		if slices.Contains(chain, name) {
 			return "", fmt.Errorf("queries extend in a cycle: %s → %s", strings.Join(chain, " → "), name)
 		}
-		f, err := readQueryFile(fsys, name)
+		f, err := readQueryFile(fsys, dir, name)
 		if err != nil {
 			return "", err
 		}
 		text := f.text
 		if len(chain) > 0 {
 			text = f.inherited
-			fmt.Fprintf(&b, "\n; queries/%s.scm, which %s extends\n", name, chain[len(chain)-1])
+			fmt.Fprintf(&b, "\n; %s/%s.scm, which %s extends\n", dir, name, chain[len(chain)-1])
 		}
 		b.WriteString(text)
 		if !strings.HasSuffix(text, "\n") {
@@ -110,9 +111,9 @@ type queryFile struct {
 	extends   string // the language named by its "; extends:" line, or ""
 }
 
-// readQueryFile reads queries/NAME.scm and its directives.
-func readQueryFile(fsys fs.FS, name string) (queryFile, error) {
-	path := "queries/" + name + ".scm"
+// readQueryFile reads DIR/NAME.scm and its directives.
+func readQueryFile(fsys fs.FS, dir, name string) (queryFile, error) {
+	path := dir + "/" + name + ".scm"
 	b, err := fs.ReadFile(fsys, path)
 	if err != nil {
 		return queryFile{}, err

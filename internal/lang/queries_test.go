@@ -14,7 +14,7 @@ import (
 // node the extending grammar lacks.
 func TestEveryLanguageHasAQuery(t *testing.T) {
 	for _, l := range All() {
-		f, err := readQueryFile(queries, l.Name)
+		f, err := readQueryFile(queries, "queries", l.Name)
 		if err != nil {
 			t.Errorf("%s: %v", l.Name, err)
 			continue
@@ -23,7 +23,7 @@ func TestEveryLanguageHasAQuery(t *testing.T) {
 			t.Errorf("queries/%s.scm extends %q, which is no language", l.Name, f.extends)
 			continue
 		}
-		q, err := composeQuery(queries, l.Name)
+		q, err := composeQuery(queries, "queries", l.Name)
 		if err != nil {
 			t.Errorf("%s: %v", l.Name, err)
 			continue
@@ -51,11 +51,11 @@ func TestEveryLanguageHasAQuery(t *testing.T) {
 // pattern wins) and is one more copy to keep in step.
 func TestQueriesDoNotRepeat(t *testing.T) {
 	for _, l := range All() {
-		f, err := readQueryFile(queries, l.Name)
+		f, err := readQueryFile(queries, "queries", l.Name)
 		if err != nil || f.extends == "" {
 			continue // TestEveryLanguageHasAQuery reports errors
 		}
-		base, err := composeQuery(queries, f.extends)
+		base, err := composeQuery(queries, "queries", f.extends)
 		if err != nil {
 			continue
 		}
@@ -160,7 +160,7 @@ func TestComposeQuery(t *testing.T) {
 		{name: "orphan", err: "queries/missing.scm"},
 		{name: "none", err: "queries/none.scm"},
 	} {
-		got, err := composeQuery(fsys, tt.name)
+		got, err := composeQuery(fsys, "queries", tt.name)
 		switch {
 		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
 			t.Errorf("%s: error %v, want one saying %q", tt.name, err, tt.err)
