@@ -99,31 +99,15 @@ func TestDeepNestBounded(t *testing.T) {
 // 8,000; Finish, without splitting, 2.5 and 32 MB.
 func TestDeepNestLinearWork(t *testing.T) {
 	enc := loadEncoding(t, "cl100k_base")
+	opt := Options{Context: true, Text: true, Encoding: enc, MaxTokens: 100}
+	b := chunk.Budget{Size: 300, Tokens: 100}
 	work := func(depth int) (begin, finish uint64) {
 		src := deepJSON(depth)
-		l, tree := parsed(t, "json", src)
-		w := NewWorker(Options{Context: true, Text: true, Encoding: enc, MaxTokens: 100})
-		defer w.Close()
-		b := chunk.Budget{Size: 300, Tokens: 100}
-		var cuts []int
-		for i := 0; i < len(src); i += 500 {
-			cuts = append(cuts, i)
+		begin, finish, chunks, spans := beginFinish(t, opt, b, src, 500)
+		if chunks <= spans {
+			t.Fatalf("%d chunks from %d: Finish did not split", chunks, spans)
 		}
-		spans := spansAt(src, append(cuts, len(src))...)
-		var err error
-		begin = allocated(func() { _, err = w.Begin("d.json", l, []byte(src), tree, nil, b) })
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []chunk.Span
-		finish = allocated(func() { out, _, err = w.Finish(spans, b, false) })
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(out) <= len(spans) {
-			t.Fatalf("%d chunks from %d: Finish did not split", len(out), len(spans))
-		}
-		t.Logf("%d nested objects (%d bytes): Begin allocates %d bytes, Finish %d (%d chunks)", depth, len(src), begin, finish, len(out))
+		t.Logf("%d nested objects (%d bytes): Begin allocates %d bytes, Finish %d (%d chunks)", depth, len(src), begin, finish, chunks)
 		return begin, finish
 	}
 	work(100) // the encoding's tables load on first use
@@ -132,6 +116,32 @@ func TestDeepNestLinearWork(t *testing.T) {
 	if b2 > b1*6 || f2 > f1*6 {
 		t.Errorf("four times as deep, Begin allocates %.1f times as much and Finish %.1f: want at most 6", float64(b2)/float64(b1), float64(f2)/float64(f1))
 	}
+}
+
+// beginFinish runs a worker of opt over the JSON src, cut every step
+// bytes: the bytes Begin and Finish allocate, the chunks Finish gives and
+// the spans it was given.
+func beginFinish(t *testing.T, opt Options, b chunk.Budget, src string, step int) (begin, finish uint64, chunks, spans int) {
+	t.Helper()
+	l, tree := parsed(t, "json", src)
+	w := NewWorker(opt)
+	defer w.Close()
+	var cuts []int
+	for i := 0; i < len(src); i += step {
+		cuts = append(cuts, i)
+	}
+	in := spansAt(src, append(cuts, len(src))...)
+	var err error
+	begin = allocated(func() { _, err = w.Begin("d.json", l, []byte(src), tree, nil, b) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []chunk.Span
+	finish = allocated(func() { out, _, err = w.Finish(in, b, false) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return begin, finish, len(out), len(in)
 }
 
 // TestLongestHeaderAddsUp: the longest header, summed up from its

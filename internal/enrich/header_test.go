@@ -713,26 +713,9 @@ func TestHeaderFormatsLinearWork(t *testing.T) {
 	enc := loadEncoding(t, "cl100k_base")
 	for _, nest := range []func(int) string{prettyJSON, deepJSON} {
 		for _, f := range formats() {
+			opt := Options{Context: true, Text: true, Encoding: enc, MaxTokens: 300, Header: f}
 			work := func(depth int) (begin, finish uint64) {
-				src := nest(depth)
-				l, tree := parsed(t, "json", src)
-				w := NewWorker(Options{Context: true, Text: true, Encoding: enc, MaxTokens: 300, Header: f})
-				defer w.Close()
-				b := chunk.Budget{Size: 600, Tokens: 300}
-				var cuts []int
-				for i := 0; i < len(src); i += 1000 {
-					cuts = append(cuts, i)
-				}
-				spans := spansAt(src, append(cuts, len(src))...)
-				var err error
-				begin = allocated(func() { _, err = w.Begin("d.json", l, []byte(src), tree, nil, b) })
-				if err != nil {
-					t.Fatal(err)
-				}
-				finish = allocated(func() { _, _, err = w.Finish(spans, b, false) })
-				if err != nil {
-					t.Fatal(err)
-				}
+				begin, finish, _, _ = beginFinish(t, opt, chunk.Budget{Size: 600, Tokens: 300}, nest(depth), 1000)
 				return begin, finish
 			}
 			if f == ScopeHeader {
