@@ -17,23 +17,8 @@ import (
 // children of the region's tree.
 func regionsOf(t *testing.T, host, src string) string {
 	t.Helper()
-	p := parse.New(0)
-	defer p.Close()
-	l := lang.ByName(host)
-	tree, err := p.Parse([]byte(src), l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tree.Close()
-	f := NewFinder()
-	defer f.Close()
-	regions, err := f.Regions(p, l, []byte(src), tree)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer Close(regions)
 	var b strings.Builder
-	for _, r := range regions {
+	for _, r := range findRegions(t, host, src) {
 		fmt.Fprintf(&b, "%s %q in %q:", r.Lang.Name, src[r.Start:r.End], src[r.From:r.To])
 		root := r.Tree.RootNode()
 		for i := uint(0); i < root.ChildCount(); i++ {
@@ -42,6 +27,28 @@ func regionsOf(t *testing.T, host, src string) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// findRegions parses src as host and returns its regions, closed (with
+// their trees) when the test ends.
+func findRegions(t *testing.T, host, src string) []Region {
+	t.Helper()
+	p := parse.New(0)
+	t.Cleanup(p.Close)
+	l := lang.ByName(host)
+	tree, err := p.Parse([]byte(src), l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tree.Close)
+	f := NewFinder()
+	t.Cleanup(f.Close)
+	regions, err := f.Regions(p, l, []byte(src), tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { Close(regions) })
+	return regions
 }
 
 func TestMarkdownRegions(t *testing.T) {
@@ -233,22 +240,7 @@ func labelOf(t *testing.T, host, src, after, chunk string) string {
 	if !strings.HasPrefix(src[start:], chunk) {
 		t.Fatalf("%q does not follow %q in %q", chunk, after, src)
 	}
-	p := parse.New(0)
-	defer p.Close()
-	l := lang.ByName(host)
-	tree, err := p.Parse([]byte(src), l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tree.Close()
-	f := NewFinder()
-	defer f.Close()
-	regions, err := f.Regions(p, l, []byte(src), tree)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer Close(regions)
-	file := record.File{Language: host, Src: []byte(src), Regions: Records(regions)}
+	file := record.File{Language: host, Src: []byte(src), Regions: Records(findRegions(t, host, src))}
 	return file.LanguageAt(start, start+len(chunk))
 }
 
