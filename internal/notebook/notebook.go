@@ -9,6 +9,7 @@ package notebook
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,52 +41,54 @@ type Cell struct {
 	Start, End int    // its source in Text
 }
 
-// file is the part of nbformat 4 the text is made of.
-type file struct {
-	Format   *int `json:"nbformat"`
-	Metadata struct {
-		Kernelspec struct {
-			Language string `json:"language"`
-		} `json:"kernelspec"`
-		LanguageInfo struct {
-			Name string `json:"name"`
-		} `json:"language_info"`
-	} `json:"metadata"`
-	Cells *[]struct {
-		Type   string          `json:"cell_type"`
-		Source json.RawMessage `json:"source"`
-	} `json:"cells"`
-}
-
 // Parse reads a notebook's bytes. A file that is not an nbformat 4
 // notebook, or whose sources are not text, gets an error that says why.
+// Keys are matched exactly, as nbformat (Python's json) matches them:
+// encoding/json's struct fields would take "Source" for "source".
 func Parse(b []byte) (*Notebook, error) {
-	var f file
-	if err := json.Unmarshal(b, &f); err != nil {
+	top, err := members(b)
+	if err != nil {
 		var syn *json.SyntaxError
 		if errors.As(err, &syn) {
 			return nil, fmt.Errorf("not a notebook: invalid JSON at byte %d: %v", syn.Offset, err)
 		}
 		return nil, fmt.Errorf("not a notebook: %v", err)
 	}
+	var (
+		format               *int
+		cells                *[]json.RawMessage
+		meta, spec, langInfo map[string]json.RawMessage
+		specLang, infoName   string
+	)
+	for _, err := range []error{ // in order: each reads what the one before it decoded
+		field(top, "nbformat", &format), field(top, "cells", &cells), field(top, "metadata", &meta),
+		field(meta, "kernelspec", &spec), field(meta, "language_info", &langInfo),
+		field(spec, "language", &specLang), field(langInfo, "name", &infoName),
+	} {
+		if err != nil {
+			return nil, fmt.Errorf("not a notebook: %v", err)
+		}
+	}
 	switch {
-	case f.Format != nil && *f.Format != 4:
-		return nil, fmt.Errorf("nbformat %d: castchunk reads nbformat 4 notebooks (jupyter nbconvert --to notebook upgrades one)", *f.Format)
-	case f.Format == nil || f.Cells == nil:
+	case format != nil && *format != 4:
+		return nil, fmt.Errorf("nbformat %d: castchunk reads nbformat 4 notebooks (jupyter nbconvert --to notebook upgrades one)", *format)
+	case format == nil || cells == nil:
 		return nil, errors.New(`not a notebook: no "nbformat" and "cells"`)
 	}
-	nb := &Notebook{Kernel: f.Metadata.Kernelspec.Language}
-	if nb.Kernel == "" {
-		nb.Kernel = f.Metadata.LanguageInfo.Name
-	}
-	if nb.Kernel == "" {
-		nb.Kernel = "python"
-	}
-	for i, c := range *f.Cells {
-		if c.Type != "code" && c.Type != "markdown" {
+	nb := &Notebook{Kernel: cmp.Or(specLang, infoName, "python")}
+	for i, raw := range *cells {
+		var typ string
+		c, err := members(raw)
+		if err == nil {
+			err = field(c, "cell_type", &typ)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("cell %d: %v", i, err)
+		}
+		if typ != "code" && typ != "markdown" {
 			continue // raw cells, and types of later formats
 		}
-		src, err := source(c.Source)
+		src, err := source(c["source"])
 		if err != nil {
 			return nil, fmt.Errorf("cell %d: %v", i, err)
 		}
@@ -95,10 +98,33 @@ func Parse(b []byte) (*Notebook, error) {
 			nb.Text = append(nb.Text, '\n')
 		}
 		if len(nb.Text) > start {
-			nb.Cells = append(nb.Cells, Cell{Index: i, Kind: c.Type, Start: start, End: len(nb.Text)})
+			nb.Cells = append(nb.Cells, Cell{Index: i, Kind: typ, Start: start, End: len(nb.Text)})
 		}
 	}
 	return nb, nil
+}
+
+// members decodes a JSON object (null: none) into its members by their
+// exact keys.
+func members(raw []byte) (map[string]json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// field decodes m's member key into v, and leaves v as it is when m has
+// no such member.
+func field(m map[string]json.RawMessage, key string, v any) error {
+	raw, ok := m[key]
+	if !ok {
+		return nil
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("%q: %v", key, err)
+	}
+	return nil
 }
 
 // source decodes a cell's source: a string, or a list of strings to join

@@ -74,3 +74,35 @@ func TestMalformed(t *testing.T) {
 		}
 	}
 }
+
+// TestExactKeys: nbformat's keys are matched as written, as Python's json
+// reads them; encoding/json's case-insensitive struct fields would take
+// "Source" for "source" and "CELLS" for "cells".
+func TestExactKeys(t *testing.T) {
+	nb, err := Parse([]byte(`{"nbformat": 4, "Metadata": {"kernelspec": {"language": "R"}},
+ "metadata": {"Kernelspec": {"language": "R"}, "language_info": {"Name": "julia", "name": "ruby"}},
+ "cells": [
+  {"cell_type": "code", "source": "right\n", "Source": "wrong\n"},
+  {"cell_type": "code", "Source": "wrong\n", "source": "right too\n"},
+  {"Cell_type": "code", "cell_type": "raw", "source": "left out\n"}
+ ]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "right\nright too\n"; string(nb.Text) != want {
+		t.Errorf("text %q, want %q", nb.Text, want)
+	}
+	if nb.Kernel != "ruby" {
+		t.Errorf("kernel %q, want ruby (language_info's \"name\", not \"Name\"; no \"kernelspec\")", nb.Kernel)
+	}
+	for _, src := range []string{
+		`{"NBFORMAT": 4, "CELLS": [{"cell_type": "code", "source": "x\n"}]}`,
+		`{"nbformat": 4, "Cells": []}`,
+		`{"Nbformat": 4, "cells": []}`,
+	} {
+		_, err := Parse([]byte(src))
+		if want := `not a notebook: no "nbformat" and "cells"`; err == nil || err.Error() != want {
+			t.Errorf("%s: error %v, want %q", src, err, want)
+		}
+	}
+}
