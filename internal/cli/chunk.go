@@ -45,6 +45,7 @@ type chunkOptions struct {
 	format       string
 	stats        bool
 	parseTimeout time.Duration
+	inProcess    bool
 	noProgress   bool
 	shard        string
 	cacheDir     string
@@ -114,6 +115,7 @@ The record format and the exit statuses: see 'castchunk --help'.`,
 	f.StringVar(&o.manifest, "manifest", "", "write one JSON object per file met to `FILE` (atomically): its path, status (chunked, or why it was left out), language, chunks, syntax errors")
 	f.StringVar(&o.format, "format", record.FormatNames()[0], "output `FORMAT`: "+strings.Join(record.FormatNames(), ", "))
 	f.BoolVar(&o.stats, "stats", false, "print a summary to stderr when done")
+	f.BoolVar(&o.inProcess, "in-process", false, "run the grammars in this process instead of worker processes: no isolation from a grammar that crashes or runs away; for measuring what the isolation costs")
 	f.DurationVar(&o.parseTimeout, "parse-timeout", 0, "give up parsing a file after `DURATION` and chunk it with sliding windows (0: no limit; a timeout makes output depend on the machine's load)")
 	f.BoolVar(&o.noProgress, "no-progress", false, "never show the progress bar (it only shows when stderr is a terminal)")
 	f.StringVar(&o.cacheDir, "cache", os.Getenv(cacheEnv), "remember chunks in `DIR` and reuse them for unchanged files (default $"+cacheEnv+")")
@@ -225,7 +227,7 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 			return nil, usageError("--cache-max-size: %v", err)
 		}
 	}
-	cfg.pipeline = pipeline.Config{Jobs: o.jobs, Setup: setup, ParseTimeout: o.parseTimeout, Plan: plan.Policy{
+	cfg.pipeline = pipeline.Config{Jobs: o.jobs, Setup: setup, ParseTimeout: o.parseTimeout, InProcess: o.inProcess, Plan: plan.Policy{
 		Lang: lang.ByName(o.lang), Text: o.allText, KeepGenerated: o.generated, KeepVendored: o.vendored, MaxFileSize: limit,
 	}}
 	if cfg.pipeline.Enrich, err = o.embed(); err != nil {

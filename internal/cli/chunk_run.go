@@ -28,6 +28,7 @@ type chunkRun struct {
 	summary    stats.Summary
 	unreadable bool // some input could not be read: exit 3
 	failed     bool // a chunker broke a guarantee: exit 1
+	fellBack   bool // a grammar failed on a file, chunked with the fallback: exit 4
 	bar        *progressbar.ProgressBar
 	manifest   *manifest      // --manifest; nil when not asked for
 	unlisted   []walk.Warning // inputs the listing could not read, for the manifest
@@ -100,6 +101,8 @@ func (r *chunkRun) finish() error {
 		return &exitError{code: ExitFailure}
 	case r.unreadable:
 		return &exitError{code: ExitUnreadable}
+	case r.fellBack:
+		return &exitError{code: ExitFellBack}
 	}
 	return nil
 }
@@ -243,7 +246,8 @@ func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 		r.warn(res.Job.Path, res.Message)
 	}
 	r.noteCache(res)
-	if res.Lang != nil && res.Method != r.cfg.pipeline.Setup.Method {
+	if res.FellBack {
+		r.fellBack = true
 		r.summary.Fallback()
 	}
 	if res.HasSyntaxErrors {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/castchunk/castchunk/internal/pipeline"
 	"github.com/castchunk/castchunk/internal/record"
+	"github.com/castchunk/castchunk/internal/supervise"
 )
 
 // Exit statuses (docs/design.md, "Exit statuses").
@@ -31,6 +32,7 @@ const (
 	ExitFailure     = 1   // the run failed: a write error, an internal error, problems found by verify
 	ExitUsage       = 2   // bad flags or arguments
 	ExitUnreadable  = 3   // some inputs could not be read (chunk: the others' output written), or a file named as an argument was left out
+	ExitFellBack    = 4   // chunk: every file written, but a grammar failed on some, chunked with the fallback
 	ExitInterrupted = 130 // stopped by SIGINT or SIGTERM
 )
 
@@ -69,6 +71,7 @@ func failure(err error) error { return &exitError{code: ExitFailure, err: err} }
 // streams, SIGINT/SIGTERM to stop, and a closed stdout reported as EPIPE
 // (so `| head` ends the run quietly) rather than killing the process.
 func Execute() int {
+	supervise.ServeIfWorker(WorkerServices())
 	if err := claimDescriptors(); err != nil {
 		fmt.Fprintf(os.Stderr, "castchunk: %v\n", err)
 		return ExitFailure
@@ -86,6 +89,10 @@ func Execute() int {
 	}
 	return Main(ctx, os.Args[1:], Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
 }
+
+// WorkerServices are what castchunk's worker processes serve: the grammar
+// work of every command (package supervise).
+func WorkerServices() map[string]supervise.Service { return pipeline.Services() }
 
 // crashBySignal makes a crash of the Go runtime (out of memory, a panic no
 // one recovered, a fatal error) end the process with SIGABRT (status 134

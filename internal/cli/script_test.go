@@ -54,11 +54,13 @@ import (
 	"github.com/castchunk/castchunk/internal/cli"
 	"github.com/castchunk/castchunk/internal/embed/embedtest"
 	"github.com/castchunk/castchunk/internal/record"
+	"github.com/castchunk/castchunk/internal/supervise"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/script from the actual output")
 
 func TestMain(m *testing.M) {
+	supervise.ServeIfWorker(cli.WorkerServices())
 	testscript.Main(m, map[string]func(){
 		"castchunk": func() { os.Exit(cli.Execute()) },
 	})

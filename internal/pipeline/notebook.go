@@ -57,7 +57,7 @@ func (w *worker) chunkCells(r *Result, fallback bool) ([]chunk.Span, bool, error
 	parse := !fallback && (w.cfg.Setup.Method.NeedsTree || w.enrich != nil && w.cfg.Enrich.NeedsDefs())
 	var spans []chunk.Span
 	var extras []record.Extra
-	r.Regions, r.Extras, r.Message, r.HasSyntaxErrors = nil, nil, "", false
+	r.Regions, r.Extras, r.Message, r.HasSyntaxErrors, r.FellBack = nil, nil, "", false, false
 	r.Method = w.cfg.Setup.Method
 	parsed, lines := true, 0
 	for i, c := range nb.Cells {
@@ -82,6 +82,7 @@ func (w *worker) chunkCells(r *Result, fallback bool) ([]chunk.Span, bool, error
 			r.Message = fmt.Sprintf("cell %d: %s", c.Index, cell.Message)
 		}
 		r.HasSyntaxErrors = r.HasSyntaxErrors || cell.HasSyntaxErrors
+		r.FellBack = r.FellBack || cell.FellBack
 		r.Parsed, r.Enriched = r.Parsed || cell.Parsed, r.Enriched || cell.Enriched
 		for _, s := range got {
 			spans = append(spans, chunk.Span{Start: s.Start + c.Start, End: s.End + c.Start, Size: s.Size})

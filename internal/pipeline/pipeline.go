@@ -29,6 +29,7 @@ import (
 	"github.com/castchunk/castchunk/internal/plan"
 	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/regular"
+	"github.com/castchunk/castchunk/internal/supervise"
 )
 
 // Job is one file to chunk: what the listing knows of it and what its
@@ -55,6 +56,10 @@ type Config struct {
 	// Enrich asks for scope, token counts, a token budget and the
 	// embedding text (--context, --tokenizer, --max-tokens, --embed-text).
 	Enrich enrich.Options
+	// InProcess runs the grammars in this process, not in worker
+	// processes (--in-process): no isolation, for measuring what the
+	// isolation costs.
+	InProcess bool
 }
 
 // NewJob makes the job of a listed file, deciding what its name tells
@@ -84,11 +89,15 @@ type Result struct {
 	// the spans cut (package notebook).
 	Cells           []record.NotebookCell
 	notebook        *notebook.Notebook
-	HasSyntaxErrors bool  // the tree has syntax errors (chunked anyway)
-	Cached          bool  // the spans (and Extras) came from the cache
-	Parsed          bool  // the file was parsed in this run: never on a cache hit
-	Enriched        bool  // package enrich worked on the file in this run (definitions, tokens): never on a cache hit
-	CacheErr        error // the cache could not store the result (the run goes on)
+	HasSyntaxErrors bool // the tree has syntax errors (chunked anyway)
+	// FellBack says the file's grammar failed on it (its worker died or
+	// ran past a limit, or the parse gave up): it was chunked with the
+	// fallback method, Message says why.
+	FellBack bool
+	Cached   bool  // the spans (and Extras) came from the cache
+	Parsed   bool  // the file was parsed in this run: never on a cache hit
+	Enriched bool  // package enrich worked on the file in this run (definitions, tokens): never on a cache hit
+	CacheErr error // the cache could not store the result (the run goes on)
 }
 
 // maxInFlight is the most files between being handed to a worker and being
@@ -112,6 +121,7 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 	go seq.dispatch(ctx, len(jobs), next)
 	free := make(chan []byte, 2*workers) // read buffers the writer is done with
 	big := make(chan struct{}, 1)        // held while a big file is parsed and chunked
+	lane := new(sync.RWMutex)            // a worker process's file from exclusiveSize on runs alone
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -119,6 +129,9 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 			defer wg.Done()
 			w := newWorker(cfg, free)
 			w.ctx, w.big = ctx, big
+			if !cfg.InProcess {
+				w.remote = &remote{setup: newWorkerSetup(cfg), lane: lane}
+			}
 			defer w.close()
 			stop := context.AfterFunc(ctx, w.parser.Cancel)
 			defer stop()
@@ -205,6 +218,7 @@ type worker struct {
 	free            chan []byte    // read buffers to reuse
 	ctx             context.Context
 	big             chan struct{} // one big file parsed at a time (bigParse); nil: no limit
+	remote          *remote       // the worker process that runs the grammars; nil: this process
 }
 
 // bigParse is the size from which a file is parsed and chunked alone, one
@@ -231,6 +245,13 @@ func newWorker(cfg Config, free chan []byte) *worker {
 }
 
 func (w *worker) close() {
+	if w.remote != nil {
+		if w.ctx.Err() != nil {
+			w.remote.kill()
+		} else {
+			w.remote.close()
+		}
+	}
 	w.parser.Close()
 	w.inject.Close()
 	w.chunker.Close()
@@ -366,7 +387,7 @@ func (w *worker) setup(r *Result) (chunk.Setup, chunk.Chunker) {
 func (w *worker) cachedChunk(r *Result, src []byte) ([]chunk.Span, error) {
 	c := w.cfg.Cache
 	if c == nil {
-		spans, _, err := w.chunk(r, src)
+		spans, _, err := w.compute(r, src)
 		return spans, err
 	}
 	name := r.Language
@@ -388,7 +409,7 @@ func (w *worker) cachedChunk(r *Result, src []byte) ([]chunk.Span, error) {
 		}
 		c.Remove(key) // its checksum held, but it is wrong for this file
 	}
-	spans, parsed, err := w.chunk(r, src)
+	spans, parsed, err := w.compute(r, src)
 	if err == nil && parsed && r.Method == setup.Method {
 		r.CacheErr = c.Put(key, cache.Entry{Method: r.Method.Name, Syntax: r.HasSyntaxErrors, Spans: spans, Extras: r.Extras, Regions: r.Regions})
 	}
@@ -449,6 +470,33 @@ func (w *worker) validWindows(s chunk.Setup, spans []chunk.Span, src []byte) boo
 	return spans[0].Start == 0 && spans[len(spans)-1].End == len(src)
 }
 
+// compute chunks r's file with the grammars in a worker process (or, with
+// Config.InProcess, here). A worker lost on the file (it crashed, or ran
+// past its deadline or its memory) costs the file its tree: it is chunked
+// here without one, as a failed parse is, and the message says why.
+func (w *worker) compute(r *Result, src []byte) ([]chunk.Span, bool, error) {
+	if w.remote == nil {
+		return w.chunk(r, src)
+	}
+	spans, parsed, err := w.remote.chunk(w.ctx, r, src)
+	var lost *supervise.Failure
+	if !errors.As(err, &lost) {
+		return spans, parsed, err
+	}
+	*r = Result{Job: r.Job, Outcome: r.Outcome, Lang: r.Lang, Language: r.Language, Src: r.Src, Cells: r.Cells, notebook: r.notebook}
+	if r.notebook != nil {
+		spans, _, err = w.chunkCells(r, true)
+	} else {
+		l := r.Lang
+		r.Lang = nil // no parse: the fallback, or the method without a tree
+		spans, _, err = w.chunk(r, src)
+		r.Lang = l
+	}
+	r.Parsed, r.FellBack = true, true
+	r.Message = fmt.Sprintf("%v; chunked with the %s method", lost, r.Method.Name)
+	return spans, false, err
+}
+
 // chunk runs the configured method, falling back to sliding windows when the
 // method needs a tree and the file cannot be parsed in time, and checks the
 // guarantees before anything is written: tiling and budget here, sizes in
@@ -479,6 +527,7 @@ func (w *worker) chunk(r *Result, src []byte) (spans []chunk.Span, parsed bool, 
 					err = fmt.Errorf("parse timed out after %v", w.cfg.ParseTimeout)
 				}
 				setup, chunker = w.fallback, w.fallbackChunk()
+				r.FellBack = true
 				r.Message = fmt.Sprintf("%v; chunked with the %s method", err, setup.Method.Name)
 			}
 			err = nil
@@ -495,7 +544,7 @@ func (w *worker) chunk(r *Result, src []byte) (spans []chunk.Span, parsed bool, 
 		for _, g := range regions {
 			if g.Err != nil && r.Message == "" {
 				// Said, and not cached: a timeout depends on the machine.
-				parsed = false
+				parsed, r.FellBack = false, true
 				r.Message = fmt.Sprintf("embedded %s at line %d: %v; chunked as %s text", g.Lang.Name, 1+bytes.Count(src[:g.Start], []byte{'\n'}), g.Err, r.Lang.Name)
 			}
 		}

@@ -1,0 +1,230 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/enrich"
+	"github.com/castchunk/castchunk/internal/lang"
+	"github.com/castchunk/castchunk/internal/method"
+	"github.com/castchunk/castchunk/internal/notebook"
+	"github.com/castchunk/castchunk/internal/plan"
+	"github.com/castchunk/castchunk/internal/record"
+	"github.com/castchunk/castchunk/internal/supervise"
+	"github.com/castchunk/castchunk/internal/tokens"
+)
+
+// The grammars' C code runs in worker processes (package supervise): the
+// parent reads, decides, caches and writes; a worker parses, chunks and
+// describes one file at a time with the engine of this package (the
+// worker type's chunk), and a worker that dies or runs away costs the file
+// it held, which the parent then chunks with the fallback, without a tree.
+
+// Service is the name of the chunking service of a worker process
+// (supervise.Serve): cmd/castchunk and the tests that run pipelines serve
+// it with Serve.
+const Service = "chunk"
+
+// workerSetup is Config as a worker needs it: what chunk reads, by name.
+type workerSetup struct {
+	Method       string
+	Budget       int
+	Values       chunk.Values
+	ParseTimeout time.Duration
+	Context      bool
+	Encoding     string // "": no token counts
+	MaxTokens    int
+	Text         bool
+	Header       string
+}
+
+func newWorkerSetup(cfg Config) workerSetup {
+	s := workerSetup{Method: cfg.Setup.Method.Name, Budget: cfg.Setup.Budget, Values: cfg.Setup.Values,
+		ParseTimeout: cfg.ParseTimeout, Context: cfg.Enrich.Context, MaxTokens: cfg.Enrich.MaxTokens,
+		Text: cfg.Enrich.Text, Header: string(cfg.Enrich.Header)}
+	if cfg.Enrich.Encoding != nil {
+		s.Encoding = cfg.Enrich.Encoding.Name()
+	}
+	return s
+}
+
+func (s workerSetup) config() (Config, error) {
+	m := method.ByName(s.Method)
+	if m == nil {
+		return Config{}, fmt.Errorf("no method %q", s.Method)
+	}
+	cfg := Config{Setup: chunk.Setup{Method: m, Budget: s.Budget, Values: s.Values}, ParseTimeout: s.ParseTimeout,
+		Enrich: enrich.Options{Context: s.Context, MaxTokens: s.MaxTokens, Text: s.Text, Header: enrich.HeaderFormat(s.Header)}}
+	if s.Encoding != "" {
+		e, err := tokens.Load(s.Encoding)
+		if err != nil {
+			return Config{}, err
+		}
+		cfg.Enrich.Encoding = e
+	}
+	return cfg, nil
+}
+
+// workRequest is one file for a worker.
+type workRequest struct {
+	Path     string
+	Lang     string // the grammar's name; "" for text
+	Language string
+	Src      []byte
+	Notebook *notebook.Notebook
+}
+
+// workReply is what the worker's chunk set on the Result, and returned.
+type workReply struct {
+	Spans           []chunk.Span
+	Cacheable       bool   // chunk's parsed: the result depends on the file alone
+	Err             string // chunk's error, for the file's message
+	Method          string
+	Message         string
+	Parsed          bool
+	Enriched        bool
+	HasSyntaxErrors bool
+	Regions         []record.Region
+	Extras          []record.Extra
+	// gob sends an empty slice as none: these say which were empty, not nil.
+	EmptyRegions, EmptyExtras bool
+}
+
+// Serve is the worker's side of the chunking service: it chunks the files
+// the parent sends, one at a time, with one engine for all of them. A
+// panic is not recovered: like a grammar's crash, it ends the worker, and
+// the parent reports it and chunks the file without a tree.
+func Serve(c *supervise.Conn) error {
+	var s workerSetup
+	if err := c.Init(&s); err != nil {
+		return err
+	}
+	cfg, err := s.config()
+	if err != nil {
+		return err
+	}
+	w := newWorker(cfg, nil)
+	w.ctx = context.Background()
+	defer w.close()
+	for {
+		var req workRequest
+		if err := c.Next(&req); err != nil {
+			return err
+		}
+		testFault(req.Path)
+		r := &Result{Job: Job{File: plan.File{Path: req.Path}}, Lang: lang.ByName(req.Lang), Language: req.Language, notebook: req.Notebook}
+		spans, ok, err := w.chunk(r, req.Src)
+		rep := workReply{Spans: spans, Cacheable: ok, Method: r.Method.Name, Message: r.Message, Parsed: r.Parsed,
+			Enriched: r.Enriched, HasSyntaxErrors: r.HasSyntaxErrors, Regions: r.Regions, Extras: r.Extras}
+		rep.EmptyRegions = r.Regions != nil && len(r.Regions) == 0
+		rep.EmptyExtras = r.Extras != nil && len(r.Extras) == 0
+		if err != nil {
+			rep.Err = err.Error()
+		}
+		if err := c.Reply(&rep); err != nil {
+			return err
+		}
+	}
+}
+
+// remote is a parent's handle on one worker process, started when first
+// needed and again after one is lost.
+type remote struct {
+	setup  workerSetup
+	worker *supervise.Worker
+	lane   *sync.RWMutex // files from exclusiveSize on run alone (memoryLimit)
+}
+
+// exclusiveSize is the size from which a file is chunked alone, no other
+// worker busy meanwhile, with the bigger memory ceiling: its tree takes
+// 50 to 100 bytes of memory per byte of source.
+const exclusiveSize = 1 << 20
+
+// limits are a file's deadline and memory ceiling in a worker. The
+// deadline is CPU time: two seconds, and one more per 64 KiB, about 40
+// times what the slowest grammar takes on ordinary code (a 10 MiB Python
+// file is chunked in under 4 s of CPU; its deadline is 162 s). The
+// ceiling is on the worker's data segment: 256 MiB and 128 bytes per
+// byte below exclusiveSize, 896 MiB from there, when the file runs alone.
+// With a worker's memory given back past 160 MiB (it exits), the whole
+// run stays under 1 GB at -j 2 whatever a worker does.
+func limits(size int) supervise.Limits {
+	l := supervise.Limits{CPU: 2*time.Second + time.Duration(size)*time.Second/(64<<10)}
+	if size < exclusiveSize {
+		l.Memory = 256<<20 + 128*int64(size)
+	} else {
+		l.Memory = 896 << 20
+	}
+	return l
+}
+
+// chunk has the worker chunk r's file (src, or r's notebook), setting on r
+// what the in-process chunk sets. The error is a *supervise.Failure when
+// the worker was lost on the way.
+func (e *remote) chunk(ctx context.Context, r *Result, src []byte) ([]chunk.Span, bool, error) {
+	if e.worker == nil || e.worker.Retired() {
+		w, err := supervise.Start(Service, e.setup)
+		if err != nil {
+			return nil, false, &supervise.Failure{Reason: "could not be started: " + err.Error()}
+		}
+		e.worker = w
+	}
+	size := len(src)
+	if r.notebook != nil {
+		size = len(r.notebook.Text)
+	}
+	if size >= exclusiveSize {
+		e.lane.Lock()
+		defer e.lane.Unlock()
+	} else {
+		e.lane.RLock()
+		defer e.lane.RUnlock()
+	}
+	req := workRequest{Path: r.Job.Path, Language: r.Language, Src: src, Notebook: r.notebook}
+	if r.notebook != nil {
+		req.Src = nil // the notebook holds its text
+	}
+	if r.Lang != nil {
+		req.Lang = r.Lang.Name
+	}
+	var rep workReply
+	if err := e.worker.Call(ctx, limits(size), &req, &rep); err != nil {
+		return nil, false, err
+	}
+	r.Method = method.ByName(rep.Method)
+	r.Message, r.Parsed, r.Enriched, r.HasSyntaxErrors = rep.Message, rep.Parsed, rep.Enriched, rep.HasSyntaxErrors
+	r.Regions, r.Extras = rep.Regions, rep.Extras
+	if rep.EmptyRegions {
+		r.Regions = []record.Region{}
+	}
+	if rep.EmptyExtras {
+		r.Extras = []record.Extra{}
+	}
+	if rep.Err != "" {
+		return nil, false, errors.New(rep.Err)
+	}
+	return rep.Spans, rep.Cacheable, nil
+}
+
+func (e *remote) close() {
+	if e.worker != nil {
+		e.worker.Close()
+	}
+}
+
+// kill ends the worker at once (the run was interrupted).
+func (e *remote) kill() {
+	if e.worker != nil {
+		e.worker.Kill()
+	}
+}
+
+// Services is the service of this package's worker processes, for
+// supervise.ServeIfWorker.
+func Services() map[string]supervise.Service {
+	return map[string]supervise.Service{Service: Serve}
+}

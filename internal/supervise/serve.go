@@ -1,0 +1,157 @@
+package supervise
+
+import (
+	"bufio"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// retireAt is the data segment past which a worker exits after answering,
+// so that the memory of one big file is not held for the rest of the run
+// and every call starts well under its limit: the Go runtime and glibc
+// keep freed memory mapped.
+const retireAt = 160 << 20
+
+// Conn is a worker's end: it reads requests from standard input and
+// writes answers on standard output.
+type Conn struct {
+	enc *gob.Encoder
+	dec *gob.Decoder
+	out *bufio.Writer
+}
+
+// Service is what a worker does: it reads its set-up with Conn.Init, then
+// answers Conn.Next's requests until io.EOF.
+type Service func(*Conn) error
+
+// Serve is a worker's main: it runs the service the parent asked for and
+// returns the process's exit status. Signals from the terminal are the
+// parent's to handle (it kills its workers); the standard streams carry
+// the calls.
+func Serve(services map[string]Service) int {
+	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
+	out := bufio.NewWriterSize(os.Stdout, 64<<10)
+	c := &Conn{enc: gob.NewEncoder(out), dec: gob.NewDecoder(bufio.NewReaderSize(os.Stdin, 64<<10)), out: out}
+	err := c.enc.Encode(hello)
+	if err == nil {
+		err = out.Flush()
+	}
+	var name string
+	if err == nil {
+		err = c.dec.Decode(&name)
+	}
+	if err == nil {
+		serve, ok := services[name]
+		if !ok {
+			err = fmt.Errorf("no service %q", name)
+		} else if err = serve(c); errors.Is(err, io.EOF) {
+			err = nil
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "castchunk worker: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// Init reads the set-up the parent passed to Start into v.
+func (c *Conn) Init(v any) error {
+	if err := c.dec.Decode(v); err != nil {
+		return fmt.Errorf("reading the set-up: %w", err)
+	}
+	return nil
+}
+
+// Next reads the next request into req and sets the call's memory
+// ceiling. It returns io.EOF when the parent has closed the input.
+func (c *Conn) Next(req any) error {
+	var r request
+	if err := c.dec.Decode(&r); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return io.EOF
+		}
+		return err
+	}
+	if err := c.dec.Decode(req); err != nil {
+		return err
+	}
+	return setMemory(r.Memory)
+}
+
+// Reply sends the answer to the last request. When the worker holds more
+// memory than retireAt, it says so and exits once the answer is sent.
+func (c *Conn) Reply(resp any) error {
+	retire := dataSegment() > retireAt
+	if err := c.enc.Encode(reply{Retire: retire}); err != nil {
+		return err
+	}
+	if err := c.enc.Encode(resp); err != nil {
+		return err
+	}
+	if err := c.out.Flush(); err != nil {
+		return err
+	}
+	if retire {
+		os.Exit(0)
+	}
+	return nil
+}
+
+// setMemory sets the ceiling of the worker's data segment (RLIMIT_DATA:
+// the Go heap, C's malloc, every private writable mapping) to limit bytes,
+// and the Go heap's soft limit under it, so that the collector works
+// harder before an allocation fails. An allocation over the ceiling
+// fails: tree-sitter's allocator says so and aborts, Go's runtime says
+// "out of memory"; either way the parent names the limit.
+func setMemory(limit int64) error {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_DATA, &lim); err != nil {
+		return fmt.Errorf("worker: reading its memory limit: %w", err)
+	}
+	soft := uint64(limit)
+	if limit <= 0 || soft > lim.Max {
+		soft = lim.Max
+	}
+	lim.Cur = soft
+	if err := syscall.Setrlimit(syscall.RLIMIT_DATA, &lim); err != nil {
+		return fmt.Errorf("worker: setting its memory limit: %w", err)
+	}
+	if limit > 0 {
+		debug.SetMemoryLimit(limit / 2)
+	}
+	return nil
+}
+
+// dataSegment is the process's data segment (VmData) in bytes, what
+// RLIMIT_DATA bounds; 0 when /proc cannot tell.
+func dataSegment() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmData:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// ServeIfWorker serves, when this process was started as a worker, and
+// exits; otherwise it returns at once. A program's main (and the TestMain
+// of a package whose tests run pipelines) calls it first.
+func ServeIfWorker(services map[string]Service) {
+	if IsWorker() {
+		os.Exit(Serve(services))
+	}
+}

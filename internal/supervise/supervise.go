@@ -1,0 +1,345 @@
+// Package supervise owns castchunk's worker processes: castchunk started
+// again as a child, fed requests over its standard input and answering
+// over its standard output (gob), under limits that the child cannot
+// escape. The grammars are third-party C code; whatever one does in a
+// worker (an assertion, a segmentation fault, an endless loop, memory
+// without end) ends that worker, never the run: the call that was in
+// flight fails with a Failure that says why, and the caller starts
+// another worker.
+//
+// The limits are a memory ceiling, which the worker sets on itself
+// (setrlimit RLIMIT_DATA, and the Go runtime's soft limit under it), and a
+// deadline in CPU time, which the parent checks from /proc: the CPU time a
+// file takes depends on the file, hardly on the machine's load, so a file
+// meets its deadline on a busy machine as on an idle one. A deadline in
+// wall time, ten times longer, is the backstop for a worker that stops
+// using the CPU without answering.
+package supervise
+
+import (
+	"bufio"
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// envWorker is set in a worker's environment: the process serves requests
+// instead of running a command (IsWorker).
+const envWorker = "CASTCHUNK_WORKER"
+
+// hello is the first thing a worker says: a process that says anything
+// else (a test binary without the dispatch, another program) is no worker.
+const hello = "castchunk worker 1"
+
+// IsWorker reports whether this process was started as a worker by Start.
+func IsWorker() bool { return os.Getenv(envWorker) != "" }
+
+// Limits bound one call.
+type Limits struct {
+	CPU    time.Duration // CPU time the worker may spend on the call; 0: none
+	Memory int64         // the worker's data segment in bytes at most (RLIMIT_DATA); 0: none
+}
+
+// Wall is the backstop deadline in wall time for a call of CPU time c.
+func (l Limits) Wall() time.Duration { return 10*l.CPU + 10*time.Second }
+
+// Failure is why a call got no answer: the worker died or was killed. It
+// is about the request in flight; the worker is gone.
+type Failure struct {
+	Reason string // for people: "killed by SIGABRT (…: Assertion … failed)", "ran past its deadline …"
+}
+
+func (f *Failure) Error() string { return "the grammar's worker process " + f.Reason }
+
+// request and reply frame each call.
+type request struct{ Memory int64 }
+type reply struct {
+	Retire bool // the worker exits after this reply (it holds too much memory)
+}
+
+// Worker is one worker process, used by one goroutine at a time.
+type Worker struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	enc    *gob.Encoder
+	dec    *gob.Decoder
+	stderr *tail
+	retire bool // the worker said it exits
+	dead   bool
+}
+
+// Start starts a worker (this program again, with envWorker set) for the
+// named service and sends it init, which the service reads first
+// (Conn.Init).
+func Start(service string, init any) (*Worker, error) {
+	if IsWorker() {
+		return nil, errors.New("a worker cannot start workers")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("starting a worker process: %w", err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), envWorker+"=1")
+	// A worker dies with the parent, even by SIGKILL.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	w := &Worker{cmd: cmd, stderr: &tail{}}
+	cmd.Stderr = w.stderr
+	if w.stdin, err = cmd.StdinPipe(); err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting a worker process: %w", err)
+	}
+	w.enc, w.dec = gob.NewEncoder(w.stdin), gob.NewDecoder(bufio.NewReaderSize(stdout, 64<<10))
+	var said string
+	if err := w.dec.Decode(&said); err != nil || said != hello {
+		w.Kill()
+		return nil, fmt.Errorf("starting a worker process: it did not answer as one (%s)", w.stderr.reason())
+	}
+	err = w.enc.Encode(service)
+	if err == nil {
+		err = w.enc.Encode(init)
+	}
+	if err != nil {
+		return nil, w.died(err, 0)
+	}
+	return w, nil
+}
+
+// Retired reports whether the worker has exited after its last answer, or
+// died: the caller starts another for the next call.
+func (w *Worker) Retired() bool { return w.retire || w.dead }
+
+// Call sends req, with the limits the worker sets on itself, and decodes
+// the answer into resp. It returns a *Failure when the worker died or was
+// killed on the way (the worker is then gone), ctx's error when ctx was
+// done first (the worker is killed).
+func (w *Worker) Call(ctx context.Context, lim Limits, req, resp any) error {
+	if w.dead {
+		return &Failure{Reason: "was gone before the call"}
+	}
+	done := make(chan error, 1)
+	go func() {
+		err := w.enc.Encode(request{Memory: lim.Memory})
+		if err == nil {
+			err = w.enc.Encode(req)
+		}
+		var r reply
+		if err == nil {
+			err = w.dec.Decode(&r)
+		}
+		if err == nil {
+			err = w.dec.Decode(resp)
+		}
+		w.retire = r.Retire
+		done <- err
+	}()
+	start, startCPU := time.Now(), w.cpu()
+	wall := lim.Wall()
+	for {
+		wait := wall - time.Since(start)
+		if lim.CPU > 0 && startCPU >= 0 {
+			wait = min(wait, lim.CPU-(w.cpu()-startCPU))
+		}
+		if lim.CPU == 0 {
+			wait = time.Hour
+		}
+		if wait <= 0 {
+			w.Kill()
+			<-done
+			if time.Since(start) >= wall {
+				return &Failure{Reason: fmt.Sprintf("gave no answer in %v (its deadline in wall time)", wall.Round(time.Second))}
+			}
+			return &Failure{Reason: fmt.Sprintf("ran past its deadline of %v of CPU time for a file of this size", lim.CPU.Round(time.Millisecond))}
+		}
+		t := time.NewTimer(max(wait, 5*time.Millisecond))
+		select {
+		case err := <-done:
+			t.Stop()
+			if err != nil {
+				return w.died(err, lim.Memory)
+			}
+			if w.retire {
+				w.wait()
+			}
+			return nil
+		case <-ctx.Done():
+			t.Stop()
+			w.Kill()
+			<-done
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// Close ends the worker: its input closed, it exits; one that does not
+// within a second is killed.
+func (w *Worker) Close() {
+	if w.dead {
+		return
+	}
+	w.stdin.Close()
+	exited := make(chan struct{})
+	go func() { w.wait(); close(exited) }()
+	select {
+	case <-exited:
+	case <-time.After(time.Second):
+		w.Kill()
+		<-exited
+	}
+}
+
+// Kill kills the worker at once and waits for it.
+func (w *Worker) Kill() {
+	if w.dead {
+		return
+	}
+	w.cmd.Process.Kill()
+	w.wait()
+}
+
+func (w *Worker) wait() {
+	if !w.dead {
+		w.dead = true
+		w.stdin.Close()
+		w.cmd.Wait()
+	}
+}
+
+// died reaps a worker whose pipe broke on err and says why it died; an
+// allocation that failed is put down to its memory limit of memory bytes.
+func (w *Worker) died(err error, memory int64) *Failure {
+	w.wait()
+	st := w.cmd.ProcessState
+	why := w.stderr.reason()
+	var how string
+	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		how = "was killed by " + signalName(ws.Signal())
+	} else if st.Exited() {
+		how = fmt.Sprintf("exited with status %d", st.ExitCode())
+	} else {
+		how = fmt.Sprintf("stopped answering (%v)", err)
+	}
+	if why != "" {
+		how += " (" + why + ")"
+	}
+	if memory > 0 && outOfMemory(why) {
+		how = fmt.Sprintf("reached its memory limit of %d MiB and %s", memory>>20, how)
+	}
+	return &Failure{Reason: how}
+}
+
+// cpu is the CPU time the worker has used, -1 when /proc cannot tell.
+func (w *Worker) cpu() time.Duration {
+	return processCPU(w.cmd.Process.Pid)
+}
+
+// processCPU reads a process's CPU time from /proc: schedstat's first
+// field (nanoseconds on the CPU), else stat's utime and stime (clock
+// ticks, 100 a second on Linux).
+func processCPU(pid int) time.Duration {
+	if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/schedstat"); err == nil {
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			if ns, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+				return time.Duration(ns)
+			}
+		}
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return -1
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]) // the name may hold spaces
+	if len(f) < 13 {
+		return -1
+	}
+	u, err1 := strconv.ParseInt(f[11], 10, 64)
+	k, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return -1
+	}
+	return time.Duration(u+k) * 10 * time.Millisecond
+}
+
+func signalName(s syscall.Signal) string {
+	names := map[syscall.Signal]string{
+		syscall.SIGABRT: "SIGABRT", syscall.SIGSEGV: "SIGSEGV", syscall.SIGBUS: "SIGBUS",
+		syscall.SIGKILL: "SIGKILL", syscall.SIGILL: "SIGILL", syscall.SIGFPE: "SIGFPE",
+		syscall.SIGTRAP: "SIGTRAP", syscall.SIGTERM: "SIGTERM", syscall.SIGXCPU: "SIGXCPU",
+	}
+	if n, ok := names[s]; ok {
+		return n
+	}
+	return fmt.Sprintf("signal %d (%v)", int(s), s)
+}
+
+// tail keeps the last bytes a worker wrote on stderr: an assertion's text,
+// a Go panic, the runtime's "out of memory".
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailSize = 16 << 10
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailSize {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailSize/2:]...)
+	}
+	return len(p), nil
+}
+
+// reason picks the line of the tail that says why the worker died: an
+// assertion, a panic, a fatal error, an allocation that failed; else the
+// last line.
+func (t *tail) reason() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := strings.Split(strings.TrimSpace(string(t.buf)), "\n")
+	for _, l := range lines {
+		for _, mark := range []string{"Assertion", "failed to allocate", "out of memory", "fatal error:", "panic:", "memory limit"} {
+			if strings.Contains(l, mark) {
+				return clip(l)
+			}
+		}
+	}
+	return clip(lines[len(lines)-1])
+}
+
+// outOfMemory reports whether a worker's last words say an allocation
+// failed: tree-sitter's allocator, the Go runtime, glibc.
+func outOfMemory(why string) bool {
+	for _, mark := range []string{"failed to allocate", "out of memory", "cannot allocate memory", "memory allocation failed"} {
+		if strings.Contains(strings.ToLower(why), mark) {
+			return true
+		}
+	}
+	return false
+}
+
+func clip(s string) string {
+	s = strings.ToValidUTF8(strings.TrimSpace(s), "\uFFFD")
+	if len(s) > 240 {
+		s = strings.ToValidUTF8(s[:240], "") + "…"
+	}
+	return s
+}
