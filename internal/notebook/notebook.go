@@ -13,7 +13,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -128,11 +130,19 @@ func field(m map[string]json.RawMessage, key string, v any) error {
 }
 
 // source decodes a cell's source: a string, or a list of strings to join
-// (nbformat's multi-line form).
+// (nbformat's multi-line form). Its text is checked before it is decoded:
+// encoding/json writes U+FFFD for a byte that is not UTF-8 and for a lone
+// surrogate escape, and a text with either cannot be written exactly.
 func source(raw json.RawMessage) ([]byte, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
+	}
+	if !utf8.Valid(raw) {
+		return nil, errors.New("source is not valid UTF-8")
+	}
+	if esc := loneSurrogate(raw); esc != "" {
+		return nil, fmt.Errorf("source holds a lone surrogate escape (%s), which UTF-8 cannot encode", esc)
 	}
 	var s string
 	if raw[0] == '"' {
@@ -146,10 +156,41 @@ func source(raw json.RawMessage) ([]byte, error) {
 		}
 		s = strings.Join(lines, "")
 	}
-	if !utf8.ValidString(s) {
-		return nil, errors.New("source is not valid UTF-8")
-	}
 	return []byte(s), nil
+}
+
+// loneSurrogate returns the first \u escape of the JSON text b that is half
+// of a UTF-16 surrogate pair without its other half, "" when there is none.
+// A backslash in JSON is always in a string, so b may be a list of them.
+func loneSurrogate(b []byte) string {
+	for i := 0; i+1 < len(b); i++ {
+		if b[i] != '\\' {
+			continue
+		}
+		r, ok := escape(b, i)
+		if !ok {
+			i++ // \" \\ \n …: the escaped byte starts nothing
+			continue
+		}
+		if utf16.IsSurrogate(r) {
+			if r2, ok := escape(b, i+6); ok && utf16.DecodeRune(r, r2) != utf8.RuneError {
+				i += 6
+			} else {
+				return string(b[i : i+6])
+			}
+		}
+		i += 5
+	}
+	return ""
+}
+
+// escape decodes the \uXXXX escape at b[i:], ok false when there is none.
+func escape(b []byte, i int) (r rune, ok bool) {
+	if i+6 > len(b) || b[i] != '\\' || b[i+1] != 'u' {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(b[i+2:i+6]), 16, 16)
+	return rune(n), err == nil
 }
 
 // CellAt returns the index in Cells of the cell holding byte offset at of

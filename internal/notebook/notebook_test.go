@@ -106,3 +106,30 @@ func TestExactKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestNoExactText: a source whose text cannot be written exactly is refused,
+// naming the cell and why, not decoded with U+FFFD in place of what it held
+// (encoding/json replaces a lone surrogate escape and a byte that is not
+// UTF-8 before any check could see them).
+func TestNoExactText(t *testing.T) {
+	for src, want := range map[string]string{
+		`{"nbformat": 4, "cells": [{"cell_type": "code", "source": "ok\n"}, {"cell_type": "code", "source": "x = \"\ud800\""}]}`: `cell 1: source holds a lone surrogate escape (\ud800), which UTF-8 cannot encode`,
+		`{"nbformat": 4, "cells": [{"cell_type": "markdown", "source": ["a\n", "\uDC00b"]}]}`:                                    `cell 0: source holds a lone surrogate escape (\uDC00), which UTF-8 cannot encode`,
+		`{"nbformat": 4, "cells": [{"cell_type": "code", "source": "\ude00\ud83d"}]}`:                                            `cell 0: source holds a lone surrogate escape (\ude00), which UTF-8 cannot encode`,
+		`{"nbformat": 4, "cells": [{"cell_type": "code", "source": "\\\ud83d"}]}`:                                                `cell 0: source holds a lone surrogate escape (\ud83d), which UTF-8 cannot encode`,
+		"{\"nbformat\": 4, \"cells\": [{\"cell_type\": \"code\", \"source\": \"a\xffb\"}]}":                                      "cell 0: source is not valid UTF-8",
+	} {
+		_, err := Parse([]byte(src))
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: error %v, want %q", src, err, want)
+		}
+	}
+	// An escaped backslash before "u" is text, and a whole pair is one character.
+	nb, err := Parse([]byte(`{"nbformat": 4, "cells": [{"cell_type": "code", "source": ["\\ud800 ", "\ud83d\ude00 \\\\ud800"]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `\ud800 😀 \\ud800` + "\n"; string(nb.Text) != want {
+		t.Errorf("text %q, want %q", nb.Text, want)
+	}
+}
