@@ -26,12 +26,30 @@ type corpusResult struct {
 	largest                   job
 	largestRSS                int64
 	cache                     [len(cacheRuns)]cacheResult // (h), (i)
+	cacheMeasured             bool
+	workers                   *workersResult // (w); nil when not measured
 }
 
-// cacheSummary prints the summary lines of (h) and (i).
+// cacheSummary prints the summary lines of (h) and (i), if measured.
 func (r *corpusResult) cacheSummary() {
+	if !r.cacheMeasured {
+		return
+	}
 	for k, c := range r.cache {
 		c.summary(r.dir, cacheRuns[k].name, cacheRuns[k].label)
+	}
+}
+
+// workersSummary prints the summary lines of (w): its targets, then a line
+// per corpus; nothing when it was not measured.
+func workersSummary(results []*corpusResult) {
+	if len(results) == 0 || results[0].workers == nil {
+		return
+	}
+	fmt.Printf("  (w) targets: workers over in-process <= %.0f%% in wall and CPU time at -j 1 and -j %d, -j %d/-j 1 >= %.1fx in wall time, peak memory of a run (RSS of castchunk and its descendants) < 1 GB\n",
+		100*targetWorkersOverhead, results[0].workers.jobs, results[0].workers.jobs, targetSpeedup)
+	for _, r := range results {
+		r.workers.summary(r.dir)
 	}
 }
 
@@ -73,12 +91,20 @@ func benchCorpus(o options, dir string) (*corpusResult, error) {
 		return nil, fmt.Errorf("no file to chunk")
 	}
 
-	for k, c := range cacheRuns {
-		if r.cache[k], err = benchCache(o, dir, len(jobs), c.name, c.label, c.args); err != nil {
+	if o.measureCache() {
+		for k, c := range cacheRuns {
+			if r.cache[k], err = benchCache(o, dir, len(jobs), c.name, c.label, c.args); err != nil {
+				return nil, err
+			}
+		}
+		r.cacheMeasured = true
+	}
+	if o.measureWorkers() {
+		if r.workers, err = benchWorkers(o, dir, r.bytes); err != nil {
 			return nil, err
 		}
 	}
-	if o.cacheOnly {
+	if !o.measureRest() {
 		return r, nil
 	}
 

@@ -25,12 +25,25 @@
 //	    file in its folder) per 1,000 files chunked; and (i) the same with
 //	    the flags of (g), whose entries also hold each chunk's scope,
 //	    defines, token count and header;
+//	(w) castchunk's worker processes (the default: the grammars run in
+//	    --jobs children, castchunk started again) against --in-process (the
+//	    grammars in castchunk's own process), each at -j 1 and -j 2 with the
+//	    flags of (b), interleaved (in-process -j 1, workers -j 1, in-process
+//	    -j 2, workers -j 2): medians of the wall time and of the CPU time of
+//	    the whole process tree, the overhead of the workers in each, the
+//	    -j 2 speedup of each mode, and the peak memory of a run (the RSS of
+//	    castchunk and its descendants, summed, sampled from /proc); every
+//	    run's output must hash as the first's (see workers.go);
 //
 // each -reps times, interleaved, and prints the best and median time, MB/s
 // (10^6 bytes of source per second), the ratio (b)/(a) in time, the speedup
 // of (c) over (b), the subprocesses' peak resident memory, and the start-up
 // CPU and wall time of `castchunk chunk` on one small file. The first run
 // of (b) is checked: it must have chunked exactly the files (a) parsed.
+// (b) to (i) run castchunk as it runs by default, with its workers.
+// -cache-only and -workers-only narrow the measurements to (h) and (i),
+// or to (w); -workers=false leaves (w) out, for a castchunk without
+// --in-process.
 //
 // Peak memory is the child's ru_maxrss, as wait4 reports it. On Linux that
 // figure never falls below the resident size of the process that started
@@ -39,7 +52,8 @@
 // child, and castbench resets its own high-water mark (/proc/self/clear_refs)
 // before each run. The floor is printed with the figures.
 //
-//	go run ./cmd/castbench -bin bin/castchunk -corpus bench/corpus-small -corpus bench/corpus
+//	go run ./cmd/castbench -bin bin/castchunk -corpus bench/corpus-small -corpus bench/corpus \
+//	    -corpus bench/cpython -corpus bench/java-base
 package main
 
 import (
@@ -78,18 +92,31 @@ type options struct {
 	startupRuns int
 	tmp         string
 	cacheOnly   bool
+	workers     bool // measure (w)
+	workersOnly bool
 }
+
+// only is whether an -…-only flag narrows the measurements.
+func (o options) only() bool { return o.cacheOnly || o.workersOnly }
+
+// measureCache, measureWorkers and measureRest say what is measured: (h)
+// and (i); (w); and everything else.
+func (o options) measureCache() bool   { return !o.only() || o.cacheOnly }
+func (o options) measureWorkers() bool { return o.workers && (!o.only() || o.workersOnly) }
+func (o options) measureRest() bool    { return !o.only() }
 
 func main() {
 	var o options
 	var corpora listFlag
 	flag.StringVar(&o.bin, "bin", "bin/castchunk", "the castchunk binary to measure")
-	flag.Var(&corpora, "corpus", "a corpus folder (repeatable; default bench/corpus-small and bench/corpus)")
+	flag.Var(&corpora, "corpus", "a corpus folder (repeatable; default bench/corpus-small, bench/corpus, bench/cpython and bench/java-base)")
 	flag.IntVar(&o.reps, "reps", 3, "repetitions of each measurement")
 	flag.IntVar(&o.jobs, "jobs", 2, "the -j of the parallel run (c)")
 	flag.IntVar(&o.startupRuns, "startup-runs", 20, "runs on one small file for the start-up time")
 	flag.StringVar(&o.tmp, "tmp", "bench/tmp", "folder on disk for the output of each run (deleted after it)")
-	flag.BoolVar(&o.cacheOnly, "cache-only", false, "measure only (h) and (i), the cold and the warm runs with --cache")
+	flag.BoolVar(&o.cacheOnly, "cache-only", false, "measure only (h) and (i), the cold and the warm runs with --cache (with -workers-only: and (w))")
+	flag.BoolVar(&o.workers, "workers", true, "measure (w), castchunk's worker processes against --in-process (false: leave it out, for a castchunk without --in-process)")
+	flag.BoolVar(&o.workersOnly, "workers-only", false, "measure only (w), workers against --in-process at -j 1 and -j N (with -cache-only: and (h), (i))")
 	worker := flag.String("parse-worker", "", "internal: parse the files listed in this file and print the timings as JSON")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: castbench [flags]\n\nBenchmark driver for castchunk (not part of the product).\n\n")
@@ -103,13 +130,13 @@ func main() {
 		}
 		return
 	}
-	if flag.NArg() > 0 || o.reps < 1 || o.jobs < 1 || o.startupRuns < 1 {
+	if flag.NArg() > 0 || o.reps < 1 || o.jobs < 1 || o.startupRuns < 1 || (o.workersOnly && !o.workers) {
 		flag.Usage()
 		os.Exit(2)
 	}
 	o.corpora = corpora
 	if len(o.corpora) == 0 {
-		o.corpora = []string{"bench/corpus-small", "bench/corpus"}
+		o.corpora = []string{"bench/corpus-small", "bench/corpus", "bench/cpython", "bench/java-base"}
 	}
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "castbench:", err)
@@ -136,6 +163,11 @@ func run(o options) error {
 		o.bin, runtime.Version(), runtime.NumCPU(), runtime.GOMAXPROCS(0), loadAverage())
 	fmt.Printf("  (b) and (c) write stdout to a file on disk in %s, deleted after each run: writing is included\n", o.tmp)
 	fmt.Printf("  every measurement %d times, interleaved; times shown as best (median); MB = 10^6 bytes of source, MiB = 2^20 bytes\n", o.reps)
+	if o.measureWorkers() {
+		if err := probeInProcess(o); err != nil {
+			return err
+		}
+	}
 
 	var results []*corpusResult
 	for _, dir := range o.corpora {
@@ -145,11 +177,12 @@ func run(o options) error {
 		}
 		results = append(results, r)
 	}
-	if o.cacheOnly {
+	if !o.measureRest() {
 		fmt.Printf("\nsummary (%d CPUs)\n", runtime.NumCPU())
 		for _, r := range results {
 			r.cacheSummary()
 		}
+		workersSummary(results)
 		fmt.Printf("  load average at the end: %s; castbench took %s\n", loadAverage(), time.Since(began).Round(time.Second))
 		return nil
 	}
@@ -186,6 +219,7 @@ func run(o options) error {
 	for _, r := range results {
 		r.cacheSummary()
 	}
+	workersSummary(results)
 	fmt.Printf("  start-up: CPU median %s (min %s), wall median %s (min %s) over %d runs: %s\n",
 		ms(startup.medianCPU()), ms(startup.bestCPU()), ms(startup.median()), ms(startup.best()), len(startup), verdict(startup.medianCPU() < targetStartup))
 	fmt.Printf("  load average at the end: %s; castbench took %s\n", loadAverage(), time.Since(began).Round(time.Second))

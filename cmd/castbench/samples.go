@@ -84,6 +84,13 @@ func ms(d time.Duration) string {
 	return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
 }
 
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 func verdict(ok bool) string {
 	if ok {
 		return "met"
