@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/castchunk/castchunk/internal/pipeline"
 	"github.com/castchunk/castchunk/internal/plan"
@@ -109,7 +110,14 @@ func (m *manifest) write(e manifestEntry) error {
 	return m.writeLine(e)
 }
 
+// writeLine writes e as one JSON line. A path that is not valid UTF-8 (no
+// record carries one: such a file is skipped) is written in Go's quoted
+// form, as stderr names it: encoding/json would write U+FFFD for each bad
+// byte, and two such names would read as one.
 func (m *manifest) writeLine(e manifestEntry) error {
+	if !utf8.ValidString(e.Path) {
+		e.Path = quoteName(e.Path)
+	}
 	m.line.Reset()
 	enc := json.NewEncoder(&m.line)
 	enc.SetEscapeHTML(false) // "<" and ">" as they are, as in records
