@@ -58,16 +58,18 @@ fuzz:
 	done
 
 ## corpus: assemble bench/corpus-small (~25 MB) and bench/corpus (~100 MB) of sources from this
-## machine and its package registries (npm, Debian); downloads are cached in bench/cache
+## machine and its package registries (npm, Debian), and bench/cpython (CPython's Lib/, ~30 MB) and
+## bench/java-base (the JDK's java.base, ~50 MB); downloads are cached in bench/cache
 corpus:
 	GO=$(GO) bash scripts/corpus.sh bench
 
-## bench: build, then measure parse-only vs castchunk chunk -j 1 and -j 2, peak memory and
-## start-up on both corpora (cmd/castbench); BENCHFLAGS adds castbench flags, e.g. -reps 5
+## bench: build, then measure parse-only vs castchunk chunk -j 1 and -j 2, peak memory,
+## start-up, and worker processes vs --in-process on the four corpora (cmd/castbench);
+## BENCHFLAGS adds castbench flags, e.g. -reps 5 or -workers-only
 BENCHFLAGS ?=
 bench: build corpus
 	$(GO) build -o bin/castbench ./cmd/castbench
-	./bin/castbench -bin $(BIN) -corpus bench/corpus-small -corpus bench/corpus $(BENCHFLAGS)
+	./bin/castbench -bin $(BIN) -corpus bench/corpus-small -corpus bench/corpus -corpus bench/cpython -corpus bench/java-base $(BENCHFLAGS)
 
 ## languages: chunk public trees of the seventeen newer languages (Debian, npm, Go modules; cached in
 ## /tmp/castchunk-langs) at budgets 2000 and 300 with both methods; verify and check every output
