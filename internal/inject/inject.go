@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -343,8 +344,10 @@ func notSpace(r rune) bool { return !isSpace(r) }
 // with no line break after it, and closes the construct that open (the
 // @injection.delimiter capture, "" when none) opened. tree-sitter-markdown
 // parses a fence's closing ``` at the end of a file without a final
-// newline as the fence's content.
+// newline as the fence's content. Its opening delimiter holds the fence's
+// indentation (up to three spaces), which is not part of the fence.
 func dropClosing(src []byte, ranges []sitter.Range, open string) []sitter.Range {
+	open = strings.TrimLeft(open, " ")
 	if open == "" || len(ranges) == 0 {
 		return ranges
 	}

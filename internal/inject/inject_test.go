@@ -333,6 +333,25 @@ func TestClosingFenceAtEnd(t *testing.T) {
 	}
 }
 
+// TestIndentedClosingFenceAtEnd: a fence opened with one to three spaces
+// (which the grammar's opening delimiter holds) and closed by the file's
+// last line, with no final newline, has that line left out of its code
+// too: the closing line alone is Markdown, not the fence's language.
+func TestIndentedClosingFenceAtEnd(t *testing.T) {
+	for _, c := range []struct{ indent, close string }{
+		{" ", " ```"}, {"  ", "  ```"}, {"   ", "   ```"}, {"  ", "```"}, {"  ", "   ````"},
+	} {
+		src := c.indent + "```js\n" + c.indent + "f(a);\n" + c.close
+		want := fmt.Sprintf("javascript %q in %q: expression_statement\n", src[len(c.indent)+6:], src)
+		if got := regionsOf(t, "markdown", src); got != want {
+			t.Errorf("%q:\n got %s\nwant %s", src, got, want)
+		}
+		if got := labelOf(t, "markdown", src, "f(a);\n", c.close); got != "markdown" {
+			t.Errorf("%q in %q: %s, want markdown", c.close, src, got)
+		}
+	}
+}
+
 // TestAttributeCase: a script's type, and a Svelte script's or style's
 // lang, are compared ASCII case-insensitively, as browsers compare types,
 // with the attribute's name, without the white space around the value,
