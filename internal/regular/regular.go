@@ -102,11 +102,12 @@ func Grow(buf []byte, size int64) []byte {
 }
 
 // ReadAll reads r to its end, appending to buf, refusing to hold more than
-// limit bytes (0: no limit) with a TooLargeError.
+// limit bytes (0: no limit) with a TooLargeError. That error has no Size:
+// reading stops past the limit, so how much r holds is not known.
 func ReadAll(buf []byte, r io.Reader, limit int64) ([]byte, error) {
 	for {
 		if limit > 0 && int64(len(buf)) > limit {
-			return nil, TooLargeError{Size: int64(len(buf)), Limit: limit}
+			return nil, TooLargeError{Limit: limit}
 		}
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
@@ -122,11 +123,16 @@ func ReadAll(buf []byte, r io.Reader, limit int64) ([]byte, error) {
 	}
 }
 
-// TooLargeError is a file over a size limit (--max-file-size).
+// TooLargeError is a file over a size limit (--max-file-size). Size is
+// the file's size, 0 when it is not known (a stream read up to the limit):
+// the message then says no size rather than a wrong one.
 type TooLargeError struct {
 	Size, Limit int64
 }
 
 func (e TooLargeError) Error() string {
+	if e.Size <= 0 {
+		return fmt.Sprintf("file too large (over the %s limit); skipped", bytesize.Format(e.Limit))
+	}
 	return fmt.Sprintf("file too large (%s > %s limit); skipped", bytesize.Format(e.Size), bytesize.Format(e.Limit))
 }

@@ -1,11 +1,13 @@
 package regular
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
+	"testing/iotest"
 )
 
 func TestOpen(t *testing.T) {
@@ -37,5 +39,26 @@ func TestOpen(t *testing.T) {
 	}
 	if _, _, err := Open(link, syscall.O_NOFOLLOW); err == nil {
 		t.Error("O_NOFOLLOW opened a symlink")
+	}
+}
+
+// TestReadAllTooLarge: a stream read up to its limit is refused without a
+// size, as only how much was read before stopping is known; a file whose
+// size is known says it.
+func TestReadAllTooLarge(t *testing.T) {
+	_, err := ReadAll(nil, iotest.OneByteReader(bytes.NewReader(make([]byte, 100006))), 1000)
+	if want := "file too large (over the 1000 B limit); skipped"; err == nil || err.Error() != want {
+		t.Errorf("stream: error %v, want %q", err, want)
+	}
+	if b, err := ReadAll(nil, bytes.NewReader(make([]byte, 1000)), 1000); len(b) != 1000 || err != nil {
+		t.Errorf("at the limit: %d bytes, %v", len(b), err)
+	}
+	name := filepath.Join(t.TempDir(), "big.py")
+	if err := os.WriteFile(name, make([]byte, 100006), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadFile(nil, name, 1000)
+	if want := "file too large (97.7 KiB > 1000 B limit); skipped"; err == nil || err.Error() != want {
+		t.Errorf("file: error %v, want %q", err, want)
 	}
 }
