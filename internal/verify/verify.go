@@ -109,7 +109,10 @@ func (v *Verifier) Add(r *record.Record) {
 	v.Records++
 	if v.cur == nil || v.cur.path != r.Path {
 		v.Finish()
-		v.open(r.Path, r.HostLanguage == notebook.Language)
+		// A notebook's record whose host_language was lost still has its
+		// cell: checkLanguage names the missing field, and the records
+		// are checked against the notebook's text, not its JSON.
+		v.open(r.Path, r.HostLanguage == notebook.Language || r.HasCell && notebook.Is(r.Path))
 	}
 	f := v.cur
 	if f.unreadable {
@@ -275,11 +278,14 @@ func (v *Verifier) checkLanguage(f *file, r *record.Record) {
 		return // Check reports it
 	}
 	own := r.Language
-	if r.HostLanguage != "" {
+	switch {
+	case r.HostLanguage != "":
 		own = r.HostLanguage
-		if r.Language != own && lang.ByName(r.Language) == nil {
-			v.problem(r, fmt.Sprintf("language %q of an embedded region is not one of %v", r.Language, lang.Names()))
-		}
+	case f.notebook != nil:
+		own = notebook.Language // host_language is missing: said once, at the first record
+	}
+	if r.Language != own && lang.ByName(r.Language) == nil {
+		v.problem(r, fmt.Sprintf("language %q of an embedded region is not one of %v", r.Language, lang.Names()))
 	}
 	if f.language != "" {
 		switch {
@@ -292,7 +298,10 @@ func (v *Verifier) checkLanguage(f *file, r *record.Record) {
 	}
 	f.language, f.hosts = own, r.HostLanguage != ""
 	if f.notebook != nil {
-		if own != notebook.Language {
+		switch {
+		case !f.hosts:
+			v.problem(r, fmt.Sprintf("no host_language: a notebook's records have host_language %q", notebook.Language))
+		case own != notebook.Language:
 			v.problem(r, fmt.Sprintf("host_language is %q, a notebook's is %q", own, notebook.Language))
 		}
 		return
