@@ -79,6 +79,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -181,6 +182,15 @@ type Stats struct {
 	// Bytes is the space the database takes on disk: the blocks allocated
 	// to its file, its log and its index.
 	Bytes int64
+}
+
+// EntriesText is Entries as --stats says it: "12 entries", or "an unknown
+// number of entries" when the database cannot be read, as -1 is no count.
+func (s Stats) EntriesText() string {
+	if s.Entries < 0 {
+		return "an unknown number of entries"
+	}
+	return strconv.FormatInt(s.Entries, 10) + " entries"
 }
 
 // Open uses dir as a cache for runs whose version and options are summed up

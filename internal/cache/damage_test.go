@@ -324,3 +324,24 @@ func newestPage1(t *testing.T, wal []byte, dbSize int) []byte {
 	}
 	return page1
 }
+
+// TestStatsOfAnUnusableDatabase: a Cache that cannot read its database
+// (damaged while another run has it open) does not know how many entries
+// it holds, and says so, not "-1 entries".
+func TestStatsOfAnUnusableDatabase(t *testing.T) {
+	dir, data := filled(t, 10)
+	a, err := Open(dir, "v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if got, want := a.Stats().EntriesText(), "10 entries"; got != want {
+		t.Errorf("usable: %q, want %q", got, want)
+	}
+	write(t, dir, dbName, bytes.Repeat([]byte("garbage!"), len(data)/8))
+	b, _ := useDamaged(t, dir, 10, "in use")
+	s := b.Stats()
+	if got, want := s.EntriesText(), "an unknown number of entries"; s.Entries != -1 || got != want {
+		t.Errorf("unusable: Entries %d, %q; want -1, %q", s.Entries, got, want)
+	}
+}
