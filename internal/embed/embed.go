@@ -131,7 +131,8 @@ type Options struct {
 	// at a time; err is the attempt's *Error (without the retries made).
 	OnRetry func(err error, wait time.Duration)
 	// HTTP is the client requests go through (tests); nil for one of our
-	// own, which honours the proxy environment variables.
+	// own, which honours the proxy environment variables. Either way
+	// redirects are refused (a copy of it is used).
 	HTTP *http.Client
 }
 
@@ -228,7 +229,11 @@ func New(opt Options) (*Client, error) {
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.MaxIdleConnsPerHost = c.conc
 		c.http = &http.Client{Transport: t}
+	} else {
+		hc := *c.http // the caller's, whose redirects are refused too
+		c.http = &hc
 	}
+	c.http.CheckRedirect = refuseRedirect
 	if opt.CacheDir != "" {
 		vc, err := cache.Open(opt.CacheDir, "")
 		switch {
@@ -284,9 +289,14 @@ func endpointOf(raw string) (endpoint, shown string, err error) {
 	if !strings.HasSuffix(u.Path, "/embeddings") {
 		u = u.JoinPath("embeddings")
 	}
-	s := *u
-	s.User, s.RawQuery, s.ForceQuery = nil, "", false
-	return u.String(), s.String(), nil
+	return u.String(), shownURL(*u), nil
+}
+
+// shownURL is u as messages show it: without credentials, query or
+// fragment, which may hold secrets.
+func shownURL(u url.URL) string {
+	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
+	return u.String()
 }
 
 // Embed returns the vectors of texts: one per text, in order, each of unit

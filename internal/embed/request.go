@@ -196,6 +196,7 @@ func mib(n int64) string { return strconv.FormatInt(n>>20, 10) + " MiB" }
 func (c *Client) netFailure(ctx context.Context, err error, body bool) *failure {
 	var (
 		ue  *url.Error
+		re  *redirectError
 		dns *net.DNSError
 		ua  x509.UnknownAuthorityError
 		he  x509.HostnameError
@@ -209,6 +210,8 @@ func (c *Client) netFailure(ctx context.Context, err error, body bool) *failure 
 	}
 	f := &failure{msg: cause.Error(), err: err, retry: true, after: -1}
 	switch {
+	case errors.As(err, &re):
+		f.status, f.retry = re.status, false
 	case ctx.Err() == context.DeadlineExceeded || errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
 		f.msg = fmt.Sprintf("no answer within %v", c.timeout)
 		if body {
@@ -241,6 +244,36 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout()
 }
 
+// redirectError is a redirect the endpoint answered, refused.
+type redirectError struct {
+	status int    // the redirect's HTTP status
+	to     string // where it leads, as messages show a URL
+}
+
+func (e *redirectError) Error() string {
+	return statusText(e.status) + " to " + e.to + ": redirects are refused, so that the request and its key go nowhere else (give that URL, if it is the endpoint)"
+}
+
+// statusText is an HTTP status for messages: "HTTP 404 Not Found".
+func statusText(code int) string {
+	s := "HTTP " + strconv.Itoa(code)
+	if t := http.StatusText(code); t != "" {
+		s += " " + t
+	}
+	return s
+}
+
+// refuseRedirect is the http.Client's CheckRedirect: a redirect is not
+// followed, as Go's client sends the Authorization header on to another
+// port of the same host (and the texts wherever the redirect points).
+func refuseRedirect(req *http.Request, _ []*http.Request) error {
+	e := &redirectError{to: shownURL(*req.URL)}
+	if req.Response != nil {
+		e.status = req.Response.StatusCode
+	}
+	return e
+}
+
 // statusFailure describes an answer other than 2xx, with the server's
 // message and what to check.
 func (c *Client) statusFailure(ctx context.Context, resp *http.Response, input []string) *failure {
@@ -249,11 +282,7 @@ func (c *Client) statusFailure(ctx context.Context, resp *http.Response, input [
 		return c.netFailure(ctx, err, true)
 	}
 	code := resp.StatusCode
-	status := "HTTP " + strconv.Itoa(code)
-	if t := http.StatusText(code); t != "" {
-		status += " " + t
-	}
-	f := &failure{status: code, msg: status, after: -1}
+	f := &failure{status: code, msg: statusText(code), after: -1}
 	if m := message(data); m != "" {
 		f.msg += ": " + strconv.Quote(m)
 	}
