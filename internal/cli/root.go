@@ -141,8 +141,8 @@ func availableMemory() int64 {
 // leaves none. The pipeline fits its workers to what is left.
 func claimDescriptors() error {
 	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err == nil && lim.Cur < pipeline.ReservedDescriptors {
-		return fmt.Errorf("the limit on open files (ulimit -n) is %d; castchunk needs at least %d", lim.Cur, pipeline.ReservedDescriptors)
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err == nil && lim.Cur < pipeline.MinDescriptors {
+		return fmt.Errorf("the limit on open files (ulimit -n) is %d; castchunk needs at least %d", lim.Cur, pipeline.MinDescriptors)
 	}
 	r, w, err := os.Pipe() // a pipe is registered with the poller, which starts it
 	if err != nil {

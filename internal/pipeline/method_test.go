@@ -60,7 +60,8 @@ func (g *groups) Close() {}
 func TestFakeMethod(t *testing.T) {
 	content := "a = 1\nb = 2\nc = 3\nd = 4\ne = 5\n"
 	_, jobs := setup(t, []file{{"g.py", content}})
-	cfg := pipeline.Config{Jobs: 1, Setup: chunk.Setup{Method: &lineGroups, Budget: 100, Values: chunk.Values{"lines": 2}}}
+	// A method of the tests' own is not one a worker process can name.
+	cfg := pipeline.Config{Jobs: 1, Setup: chunk.Setup{Method: &lineGroups, Budget: 100, Values: chunk.Values{"lines": 2}}, InProcess: true}
 	if err := cfg.Setup.Check(); err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestCacheKeyedByOptions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return run(t, jobs, pipeline.Config{Jobs: 1, Setup: s, Cache: c})[0]
+		return run(t, jobs, pipeline.Config{Jobs: 1, Setup: s, Cache: c, InProcess: true})[0]
 	}
 	first := runWith(2)
 	other := runWith(1)
@@ -155,7 +156,7 @@ func (b *boom) Chunk(in chunk.Input) []chunk.Span {
 // that file (reported, left out) and the run goes on with the others.
 func TestChunkerPanicFailsOneFile(t *testing.T) {
 	_, jobs := setup(t, []file{{"a.py", "x = 1\n"}, {"b.py", "boom\n"}, {"c.py", "y = 2\n"}})
-	rs := run(t, jobs, pipeline.Config{Jobs: 1, Setup: chunk.Setup{Method: &panicky, Budget: 100}})
+	rs := run(t, jobs, pipeline.Config{Jobs: 1, Setup: chunk.Setup{Method: &panicky, Budget: 100}, InProcess: true})
 	if rs[0].Internal != nil || rs[2].Internal != nil || len(rs[2].Sizes) != 1 {
 		t.Errorf("a.py, c.py: %v, %v, %v", rs[0].Internal, rs[2].Internal, rs[2].Sizes)
 	}

@@ -177,19 +177,27 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 // ReservedDescriptors is how many open files the process needs for itself
 // besides its workers': the standard streams, the Go runtime's own (its
 // poller, the cgroup files it watches: about four), the output, a folder
-// being walked and an ignore file. A run refuses a lower limit (ulimit -n).
+// being walked and an ignore file.
 const ReservedDescriptors = 12
 
+// workerDescriptors is how many open files a worker may hold at once: a
+// source and a cache entry, the three pipes to its worker process, and
+// the process's three ends of them while it starts.
+const workerDescriptors = 8
+
+// MinDescriptors is the lowest limit on open files (ulimit -n) a run
+// accepts: the process's own and one worker's.
+const MinDescriptors = ReservedDescriptors + workerDescriptors
+
 // descriptorWorkers is how many workers the limit on open files allows.
-// A worker holds at most two files open at once (a source and a cache
-// entry). With a low `ulimit -n` the run goes on with one worker instead
-// of failing to open files.
+// With a low `ulimit -n` the run goes on with one worker instead of
+// failing to open files.
 func descriptorWorkers() int {
 	var lim syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur > 1<<20 {
 		return 1 << 20
 	}
-	return max(1, (int(lim.Cur)-ReservedDescriptors)/2)
+	return max(1, (int(lim.Cur)-ReservedDescriptors)/workerDescriptors)
 }
 
 // windowBytes bounds the size of the files in flight; a bigger file goes

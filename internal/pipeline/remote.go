@@ -86,6 +86,7 @@ type workReply struct {
 	Method          string
 	Message         string
 	Parsed          bool
+	FellBack        bool
 	Enriched        bool
 	HasSyntaxErrors bool
 	Regions         []record.Region
@@ -118,7 +119,7 @@ func Serve(c *supervise.Conn) error {
 		testFault(req.Path)
 		r := &Result{Job: Job{File: plan.File{Path: req.Path}}, Lang: lang.ByName(req.Lang), Language: req.Language, notebook: req.Notebook}
 		spans, ok, err := w.chunk(r, req.Src)
-		rep := workReply{Spans: spans, Cacheable: ok, Method: r.Method.Name, Message: r.Message, Parsed: r.Parsed,
+		rep := workReply{Spans: spans, Cacheable: ok, Method: r.Method.Name, Message: r.Message, Parsed: r.Parsed, FellBack: r.FellBack,
 			Enriched: r.Enriched, HasSyntaxErrors: r.HasSyntaxErrors, Regions: r.Regions, Extras: r.Extras}
 		rep.EmptyRegions = r.Regions != nil && len(r.Regions) == 0
 		rep.EmptyExtras = r.Extras != nil && len(r.Extras) == 0
@@ -149,15 +150,16 @@ const exclusiveSize = 1 << 20
 // times what the slowest grammar takes on ordinary code (a 10 MiB Python
 // file is chunked in under 4 s of CPU; its deadline is 162 s). The
 // ceiling is on the worker's data segment: 256 MiB and 128 bytes per
-// byte below exclusiveSize, 896 MiB from there, when the file runs alone.
-// With a worker's memory given back past 160 MiB (it exits), the whole
-// run stays under 1 GB at -j 2 whatever a worker does.
+// byte below exclusiveSize, 1 GiB from there, when the file runs alone
+// (a 10 MiB file's tree takes 600 to 900 MiB of it). With a worker's
+// memory given back past 160 MiB (it exits), the run stays near 1 GB at
+// -j 2 whatever a worker does.
 func limits(size int) supervise.Limits {
 	l := supervise.Limits{CPU: 2*time.Second + time.Duration(size)*time.Second/(64<<10)}
 	if size < exclusiveSize {
 		l.Memory = 256<<20 + 128*int64(size)
 	} else {
-		l.Memory = 896 << 20
+		l.Memory = 1 << 30
 	}
 	return l
 }
@@ -196,7 +198,7 @@ func (e *remote) chunk(ctx context.Context, r *Result, src []byte) ([]chunk.Span
 		return nil, false, err
 	}
 	r.Method = method.ByName(rep.Method)
-	r.Message, r.Parsed, r.Enriched, r.HasSyntaxErrors = rep.Message, rep.Parsed, rep.Enriched, rep.HasSyntaxErrors
+	r.Message, r.Parsed, r.FellBack, r.Enriched, r.HasSyntaxErrors = rep.Message, rep.Parsed, rep.FellBack, rep.Enriched, rep.HasSyntaxErrors
 	r.Regions, r.Extras = rep.Regions, rep.Extras
 	if rep.EmptyRegions {
 		r.Regions = []record.Region{}
