@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
 	"strings"
 
@@ -174,7 +173,10 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 	dec := record.NewDecoder(in)
 	dec.Schema = record.All() // the optional fields too: text and tokens are checked
 	dec.Strict = o.strict
-	dec.MaxLineBytes = maxRecordLine(limit)
+	dec.MaxFileSize = limit // the line limit and its message are diff's and merge's too
+	if limit == 0 {
+		dec.MaxFileSize = -1 // no limit
+	}
 	var rec record.Record
 	for ctx.Err() == nil {
 		err := dec.Decode(&rec)
@@ -184,12 +186,7 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 		var lineErr *record.LineError
 		if errors.As(err, &lineErr) {
 			v.Problems++
-			msg := fmt.Sprintf("%s: %s", quoteName(name), safeText(err.Error()))
-			var long *record.LongLineError
-			if errors.As(err, &long) && limit > 0 {
-				msg += fmt.Sprintf(" (longer than any record of a file within --max-file-size %s)", bytesize.Format(limit))
-			}
-			out.println(msg)
+			out.println(fmt.Sprintf("%s: %s", quoteName(name), safeText(err.Error())))
 			continue
 		}
 		if err != nil {
@@ -240,16 +237,6 @@ func tellMissing(out *lineWriter, missing []verify.Problem, files int, root stri
 func problemLine(p verify.Problem) string {
 	p.Path, p.Message = quoteName(p.Path), safeText(p.Message)
 	return p.String()
-}
-
-// maxRecordLine is the longest line a record of a file of at most limit
-// bytes can take: its content escaped (6 bytes a byte at most: \u0000), and
-// 1 MiB for the other fields. With no limit, the decoder's own.
-func maxRecordLine(limit int64) int {
-	if limit <= 0 || limit > (math.MaxInt-1<<20)/6 {
-		return 0
-	}
-	return int(6*limit + 1<<20)
 }
 
 // lineWriter prints lines and remembers the first write error, so a long

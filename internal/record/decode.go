@@ -12,13 +12,33 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/castchunk/castchunk/internal/bytesize"
 	"github.com/castchunk/castchunk/internal/chunk"
 )
 
+// DefaultMaxFileSize is the default --max-file-size of chunk and verify:
+// no record of chunk's defaults comes from a larger file.
+const DefaultMaxFileSize = 10 << 20
+
 // DefaultMaxLine is the longest line the Decoder accepts unless told
-// otherwise: generous enough for any chunk of a file under a sane
-// --max-file-size, small enough to stop reading a runaway line.
-const DefaultMaxLine = 1 << 30
+// otherwise: the longest record of a file of DefaultMaxFileSize
+// (MaxLineFor), 61 MiB. verify, diff, merge and stats all read by it, so
+// that a line one of them takes is never one another refuses.
+const DefaultMaxLine = 6*DefaultMaxFileSize + 1<<20
+
+// maxLineAny bounds a line when files have no size limit: a runaway line
+// still stops being read.
+const maxLineAny = 1 << 30
+
+// MaxLineFor is the longest line a record of a file of at most fileSize
+// bytes can take: its content escaped (6 bytes a byte at most: \u0000),
+// and 1 MiB for the other fields. With no limit (fileSize <= 0), 1 GiB.
+func MaxLineFor(fileSize int64) int {
+	if fileSize <= 0 || fileSize > (maxLineAny-1<<20)/6 {
+		return maxLineAny
+	}
+	return int(6*fileSize + 1<<20)
+}
 
 // LineError is a malformed line. The decoder has consumed the line, so
 // decoding can go on with the next one (verify reports them all).
@@ -30,11 +50,20 @@ type LineError struct {
 func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
 func (e *LineError) Unwrap() error { return e.Err }
 
-// LongLineError is a line over the decoder's MaxLineBytes (the Err of a
-// *LineError): read to its end, never held whole.
-type LongLineError struct{ Max int }
+// LongLineError is a line over the decoder's limit (the Err of a
+// *LineError): read to its end, never held whole. FileSize is the file
+// size the limit was made for (MaxFileSize), 0 when it was not.
+type LongLineError struct {
+	Max      int
+	FileSize int64
+}
 
-func (e *LongLineError) Error() string { return fmt.Sprintf("line longer than %d bytes", e.Max) }
+func (e *LongLineError) Error() string {
+	if e.FileSize > 0 {
+		return fmt.Sprintf("line longer than %d bytes (longer than any record of a file within --max-file-size %s)", e.Max, bytesize.Format(e.FileSize))
+	}
+	return fmt.Sprintf("line longer than %d bytes", e.Max)
+}
 
 // Decoder reads records one line at a time: memory is bounded by the
 // longest line, not the stream, and a line costs little more than itself
@@ -56,8 +85,12 @@ func (e *LongLineError) Error() string { return fmt.Sprintf("line longer than %d
 // and the encoder's escapes, which is checked token by token against the
 // encoder's spelling as the line is read.
 type Decoder struct {
-	// MaxLineBytes limits the length of a line (without its '\n');
-	// 0 means DefaultMaxLine.
+	// MaxFileSize is the largest file whose records are read: a line
+	// longer than any record of such a file (MaxLineFor) is refused.
+	// 0 means DefaultMaxFileSize; negative, no limit (lines up to 1 GiB).
+	MaxFileSize int64
+	// MaxLineBytes, when positive, limits the length of a line (without
+	// its '\n') instead of MaxFileSize.
 	MaxLineBytes int
 	// Schema is the fields the decoder knows; nil means Default().
 	Schema *Schema
@@ -135,7 +168,8 @@ func (d *Decoder) decode(rec *Record, dst []byte, keep bool) ([]byte, error) {
 		if !terminated {
 			d.err = io.EOF
 		}
-		return dst, &LineError{d.line, &LongLineError{d.maxLine()}}
+		n, fileSize := d.limit()
+		return dst, &LineError{d.line, &LongLineError{Max: n, FileSize: fileSize}}
 	case err != nil && err != io.EOF:
 		d.err = fmt.Errorf("record: reading line %d: %w", d.line+1, err)
 		return dst, d.err
@@ -173,18 +207,29 @@ func (d *Decoder) release() {
 	}
 }
 
-func (d *Decoder) maxLine() int {
-	if d.MaxLineBytes > 0 {
-		return d.MaxLineBytes
+// limit returns the longest line d accepts, and the file size it was made
+// for (0 when none: MaxLineBytes, no file size limit, or one so large that
+// its records may be longer than 1 GiB).
+func (d *Decoder) limit() (n int, fileSize int64) {
+	switch {
+	case d.MaxLineBytes > 0:
+		return d.MaxLineBytes, 0
+	case d.MaxFileSize == 0:
+		return DefaultMaxLine, DefaultMaxFileSize
+	case d.MaxFileSize < 0:
+		return maxLineAny, 0
 	}
-	return DefaultMaxLine
+	if n = MaxLineFor(d.MaxFileSize); n == maxLineAny {
+		return n, 0
+	}
+	return n, d.MaxFileSize
 }
 
 // readLine returns the next line without its '\n' and whether it had one.
 // The line is valid until the next call. A line over the limit is read to
 // its end and dropped (errTooLong), so the decoder stays in step.
 func (d *Decoder) readLine() (line []byte, terminated bool, err error) {
-	limit := d.maxLine()
+	limit, _ := d.limit()
 	d.cur = d.buf[:0]
 	tooLong := false
 	for {
