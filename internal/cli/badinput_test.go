@@ -349,7 +349,7 @@ func TestBadParseTimeout(t *testing.T) {
 	}
 	dir := badSetup(t, map[string]string{"slow.py": src.String(), "empty.py": ""})
 	out, stderr, code := run(t, "", "chunk", "--no-ignore", "--parse-timeout", "1ns", "--max-size", "300", ".")
-	badCheck(t, stderr, code, "castchunk: slow.py: parse timed out after 1ns; chunked with the sliding method\n", 0)
+	badCheck(t, stderr, code, "castchunk: slow.py: parse timed out after 1ns; chunked with the sliding method\n", ExitFellBack)
 	recs := badRecords(t, out)
 	if len(recs) < 2 {
 		t.Fatalf("%d records", len(recs))

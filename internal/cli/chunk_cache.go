@@ -83,8 +83,8 @@ func (r *chunkRun) closeCache() string {
 		r.cacheWarned = true
 		r.warn(r.cfg.cacheDir, fmt.Sprintf("cannot write to the cache: %v", err))
 	}
-	return fmt.Sprintf("cache: %d hits, %d misses, %d stored; %d entries, %.1f MiB on disk\n",
-		st.Hits, st.Misses, st.Writes, st.Entries, float64(st.Bytes)/(1<<20))
+	return fmt.Sprintf("cache: %d hits, %d misses, %d stored; %s, %.1f MiB on disk\n",
+		st.Hits, st.Misses, st.Writes, st.EntriesText(), float64(st.Bytes)/(1<<20))
 }
 
 // noteCache counts cache writes and reports the first failed one.

@@ -164,7 +164,7 @@ func (w *Worker) Call(ctx context.Context, lim Limits, req, resp any) error {
 			if time.Since(start) >= wall {
 				return &Failure{Reason: fmt.Sprintf("gave no answer in %v (its deadline in wall time)", wall.Round(time.Second))}
 			}
-			return &Failure{Reason: fmt.Sprintf("ran past its deadline of %v of CPU time for a file of this size", lim.CPU.Round(time.Millisecond))}
+			return &Failure{Reason: fmt.Sprintf("ran past its deadline of %v of CPU time for a file of this size", lim.CPU.Round(100*time.Millisecond))}
 		}
 		t := time.NewTimer(max(wait, 5*time.Millisecond))
 		select {
@@ -289,34 +289,40 @@ func signalName(s syscall.Signal) string {
 	return fmt.Sprintf("signal %d (%v)", int(s), s)
 }
 
-// tail keeps the last bytes a worker wrote on stderr: an assertion's text,
-// a Go panic, the runtime's "out of memory".
+// tail keeps the first and the last bytes a worker wrote on stderr: its
+// last words (an assertion's text, a Go panic, the runtime's "out of
+// memory") come first, before a trace of every goroutine.
 type tail struct {
-	mu  sync.Mutex
-	buf []byte
+	mu   sync.Mutex
+	head []byte
+	buf  []byte
 }
 
-const tailSize = 16 << 10
+const headSize, tailSize = 4 << 10, 8 << 10
 
 func (t *tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > tailSize {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailSize/2:]...)
+	n := len(p)
+	if room := headSize - len(t.head); room > 0 {
+		k := min(room, len(p))
+		t.head, p = append(t.head, p[:k]...), p[k:]
 	}
-	return len(p), nil
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > 2*tailSize {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailSize:]...)
+	}
+	return n, nil
 }
 
-// reason picks the line of the tail that says why the worker died: an
-// assertion, a panic, a fatal error, an allocation that failed; else the
-// last line.
+// reason picks the line that says why the worker died: an assertion, a
+// panic, a fatal error, an allocation that failed; else the last line.
 func (t *tail) reason() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	lines := strings.Split(strings.TrimSpace(string(t.buf)), "\n")
+	lines := strings.Split(strings.TrimSpace(string(t.head)+string(t.buf)), "\n")
 	for _, l := range lines {
-		for _, mark := range []string{"Assertion", "failed to allocate", "out of memory", "fatal error:", "panic:", "memory limit"} {
+		for _, mark := range []string{"Assertion", "failed to allocate", "out of memory", "pthread_create failed", "fatal error:", "panic:", "memory limit"} {
 			if strings.Contains(l, mark) {
 				return clip(l)
 			}
@@ -328,7 +334,9 @@ func (t *tail) reason() string {
 // outOfMemory reports whether a worker's last words say an allocation
 // failed: tree-sitter's allocator, the Go runtime, glibc.
 func outOfMemory(why string) bool {
-	for _, mark := range []string{"failed to allocate", "out of memory", "cannot allocate memory", "memory allocation failed"} {
+	// A thread's stack counts in the data segment too: a thread that
+	// cannot start at the ceiling is the ceiling's doing.
+	for _, mark := range []string{"failed to allocate", "out of memory", "cannot allocate memory", "memory allocation failed", "pthread_create failed"} {
 		if strings.Contains(strings.ToLower(why), mark) {
 			return true
 		}
