@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/castchunk/castchunk/internal/eval"
 	"github.com/castchunk/castchunk/internal/pipeline"
 	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/supervise"
@@ -92,7 +94,11 @@ func Execute() int {
 
 // WorkerServices are what castchunk's worker processes serve: the grammar
 // work of every command (package supervise).
-func WorkerServices() map[string]supervise.Service { return pipeline.Services() }
+func WorkerServices() map[string]supervise.Service {
+	services := pipeline.Services()
+	maps.Copy(services, eval.Services())
+	return services
+}
 
 // crashBySignal makes a crash of the Go runtime (out of memory, a panic no
 // one recovered, a fatal error) end the process with SIGABRT (status 134

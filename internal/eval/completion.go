@@ -12,7 +12,6 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/castchunk/castchunk/internal/outline"
-	"github.com/castchunk/castchunk/internal/parse"
 )
 
 // functionKinds are the definitions a completion query may target.
@@ -129,14 +128,13 @@ func (pl *planner) functions(ctx context.Context, paths []string, c *Counts) ([]
 	var firstErr error
 	done := 0
 	var wg sync.WaitGroup
+	lane := new(sync.RWMutex)
 	for range max(1, min(pl.opt.Jobs, len(paths))) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			parser := parse.New(0)
-			defer parser.Close()
-			finder := outline.NewFinder()
-			defer finder.Close()
+			fw := functionWorker{lane: lane}
+			defer fw.close()
 			for {
 				mu.Lock()
 				i := next
@@ -150,7 +148,7 @@ func (pl *planner) functions(ctx context.Context, paths []string, c *Counts) ([]
 					return
 				}
 				id := pl.state[paths[i]]
-				ts, t, err := pl.fileTargets(id, parser, finder)
+				ts, t, err := pl.fileTargets(ctx, id, &fw)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -186,8 +184,10 @@ func (pl *planner) functions(ctx context.Context, paths []string, c *Counts) ([]
 }
 
 // fileTargets finds the targets of one file; tally counts the functions,
-// those without a body found and those with too short a body.
-func (pl *planner) fileTargets(id int32, parser *parse.Parser, finder *outline.Finder) ([]target, [3]int, error) {
+// those without a body found and those with too short a body. A file
+// whose grammar fails on it (its worker crashed or ran past a limit, the
+// parse gave up) has no targets, as a file without functions.
+func (pl *planner) fileTargets(ctx context.Context, id int32, fw *functionWorker) ([]target, [3]int, error) {
 	var tally [3]int
 	e := pl.p.entries[id]
 	src, err := pl.read(e)
@@ -198,28 +198,22 @@ func (pl *planner) fileTargets(id int32, parser *parse.Parser, finder *outline.F
 	if c.Fate != fate.Chunked || c.Lang == nil {
 		return nil, tally, nil
 	}
-	tree, err := parser.Parse(src, c.Lang)
+	defs, err := fw.functions(ctx, c.Lang, src)
 	if err != nil {
-		return nil, tally, nil
-	}
-	defer tree.Close()
-	defs, err := finder.Find(c.Lang, src, tree)
-	if err != nil {
+		if ctx.Err() != nil {
+			return nil, tally, ctx.Err()
+		}
 		return nil, tally, nil
 	}
 	starts := lineStarts(nil, src)
 	var out []target
 	for _, d := range defs {
-		if !functionKinds[d.Kind] {
-			continue
-		}
 		tally[0]++
-		bs, be, ok := body(tree, d)
-		if !ok {
+		if !d.HasBody {
 			tally[1]++
 			continue
 		}
-		t, ok := makeTarget(src, starts, d, bs, be)
+		t, ok := makeTarget(src, starts, d.Def, d.BodyStart, d.BodyEnd)
 		if !ok {
 			tally[2]++
 			continue

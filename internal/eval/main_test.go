@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"maps"
 	"os"
 	"testing"
 
@@ -11,6 +12,8 @@ import (
 // TestMain serves as a worker process when the pipelines of the tests
 // start this binary as one.
 func TestMain(m *testing.M) {
-	supervise.ServeIfWorker(pipeline.Services())
+	services := pipeline.Services()
+	maps.Copy(services, Services())
+	supervise.ServeIfWorker(services)
 	os.Exit(m.Run())
 }

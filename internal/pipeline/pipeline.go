@@ -121,7 +121,7 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 	go seq.dispatch(ctx, len(jobs), next)
 	free := make(chan []byte, 2*workers) // read buffers the writer is done with
 	big := make(chan struct{}, 1)        // held while a big file is parsed and chunked
-	lane := new(sync.RWMutex)            // a worker process's file from exclusiveSize on runs alone
+	lane := new(sync.RWMutex)            // a worker process's file from supervise.ExclusiveSize on runs alone
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)

@@ -137,31 +137,7 @@ func Serve(c *supervise.Conn) error {
 type remote struct {
 	setup  workerSetup
 	worker *supervise.Worker
-	lane   *sync.RWMutex // files from exclusiveSize on run alone (memoryLimit)
-}
-
-// exclusiveSize is the size from which a file is chunked alone, no other
-// worker busy meanwhile, with the bigger memory ceiling: its tree takes
-// 50 to 100 bytes of memory per byte of source.
-const exclusiveSize = 1 << 20
-
-// limits are a file's deadline and memory ceiling in a worker. The
-// deadline is CPU time: two seconds, and one more per 64 KiB, about 40
-// times what the slowest grammar takes on ordinary code (a 10 MiB Python
-// file is chunked in under 4 s of CPU; its deadline is 162 s). The
-// ceiling is on the worker's data segment: 256 MiB and 128 bytes per
-// byte below exclusiveSize, 1 GiB from there, when the file runs alone
-// (a 10 MiB file's tree takes 600 to 900 MiB of it). With a worker's
-// memory given back past 160 MiB (it exits), the run stays near 1 GB at
-// -j 2 whatever a worker does.
-func limits(size int) supervise.Limits {
-	l := supervise.Limits{CPU: 2*time.Second + time.Duration(size)*time.Second/(64<<10)}
-	if size < exclusiveSize {
-		l.Memory = 256<<20 + 128*int64(size)
-	} else {
-		l.Memory = 1 << 30
-	}
-	return l
+	lane   *sync.RWMutex // files from supervise.ExclusiveSize on run alone
 }
 
 // chunk has the worker chunk r's file (src, or r's notebook), setting on r
@@ -179,7 +155,7 @@ func (e *remote) chunk(ctx context.Context, r *Result, src []byte) ([]chunk.Span
 	if r.notebook != nil {
 		size = len(r.notebook.Text)
 	}
-	if size >= exclusiveSize {
+	if size >= supervise.ExclusiveSize {
 		e.lane.Lock()
 		defer e.lane.Unlock()
 	} else {
@@ -194,7 +170,7 @@ func (e *remote) chunk(ctx context.Context, r *Result, src []byte) ([]chunk.Span
 		req.Lang = r.Lang.Name
 	}
 	var rep workReply
-	if err := e.worker.Call(ctx, limits(size), &req, &rep); err != nil {
+	if err := e.worker.Call(ctx, supervise.ForFile(size), &req, &rep); err != nil {
 		return nil, false, err
 	}
 	r.Method = method.ByName(rep.Method)

@@ -49,6 +49,30 @@ type Limits struct {
 	Memory int64         // the worker's data segment in bytes at most (RLIMIT_DATA); 0: none
 }
 
+// ExclusiveSize is the size from which a file is given the bigger memory
+// ceiling (ForFile); the caller runs such a file alone, no other worker
+// busy meanwhile: its tree takes 50 to 100 bytes of memory per byte.
+const ExclusiveSize = 1 << 20
+
+// ForFile is the deadline and the memory ceiling of the grammar work on a
+// file of size bytes. The deadline is CPU time: two seconds, and one more
+// per 64 KiB, some 40 times what the slowest grammar takes on ordinary
+// code (a 10 MiB Python file is chunked in under 4 s of CPU; its deadline
+// is 162 s). The ceiling is on the worker's data segment: 256 MiB and 128
+// bytes per byte below ExclusiveSize, 1 GiB from there, when the file runs
+// alone (a 10 MiB file's tree takes 600 to 900 MiB of it). With a worker
+// that holds over 160 MiB exiting after its answer, a run at -j 2 stays
+// near 1 GB whatever a worker does.
+func ForFile(size int) Limits {
+	l := Limits{CPU: 2*time.Second + time.Duration(size)*time.Second/(64<<10)}
+	if size < ExclusiveSize {
+		l.Memory = 256<<20 + 128*int64(size)
+	} else {
+		l.Memory = 1 << 30
+	}
+	return l
+}
+
 // Wall is the backstop deadline in wall time for a call of CPU time c.
 func (l Limits) Wall() time.Duration { return 10*l.CPU + 10*time.Second }
 
