@@ -9,12 +9,11 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"strconv"
-	"strings"
 	"syscall"
+	"time"
 )
 
-// retireAt is the data segment past which a worker exits after answering,
+// retireAt is the resident memory past which a worker exits after answering,
 // so that the memory of one big file is not held for the rest of the run
 // and every call starts well under its limit: the Go runtime and glibc
 // keep freed memory mapped.
@@ -23,9 +22,10 @@ const retireAt = 160 << 20
 // Conn is a worker's end: it reads requests from standard input and
 // writes answers on standard output.
 type Conn struct {
-	enc *gob.Encoder
-	dec *gob.Decoder
-	out *bufio.Writer
+	enc    *gob.Encoder
+	dec    *gob.Decoder
+	out    *bufio.Writer
+	memory int64 // the ceiling set last
 }
 
 // Service is what a worker does: it reads its set-up with Conn.Init, then
@@ -84,14 +84,23 @@ func (c *Conn) Next(req any) error {
 	if err := c.dec.Decode(req); err != nil {
 		return err
 	}
+	if r.Memory == c.memory {
+		return nil
+	}
+	c.memory = r.Memory
 	return setMemory(r.Memory)
 }
 
 // Reply sends the answer to the last request. When the worker holds more
 // memory than retireAt, it says so and exits once the answer is sent.
 func (c *Conn) Reply(resp any) error {
-	retire := dataSegment() > retireAt
-	if err := c.enc.Encode(reply{Retire: retire}); err != nil {
+	var use syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &use)
+	// Its peak resident memory is a bound of what it holds mapped, read
+	// without opening /proc at every answer.
+	retire := use.Maxrss<<10 > retireAt
+	cpu := time.Duration(use.Utime.Nano() + use.Stime.Nano())
+	if err := c.enc.Encode(reply{Retire: retire, CPU: cpu}); err != nil {
 		return err
 	}
 	if err := c.enc.Encode(resp); err != nil {
@@ -129,22 +138,6 @@ func setMemory(limit int64) error {
 		debug.SetMemoryLimit(limit / 2)
 	}
 	return nil
-}
-
-// dataSegment is the process's data segment (VmData) in bytes, what
-// RLIMIT_DATA bounds; 0 when /proc cannot tell.
-func dataSegment() int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmData:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
 }
 
 // ServeIfWorker serves, when this process was started as a worker, and

@@ -87,7 +87,8 @@ func (f *Failure) Error() string { return "the grammar's worker process " + f.Re
 // request and reply frame each call.
 type request struct{ Memory int64 }
 type reply struct {
-	Retire bool // the worker exits after this reply (it holds too much memory)
+	Retire bool          // the worker exits after this reply (it holds too much memory)
+	CPU    time.Duration // the worker's CPU time so far, as it answers
 }
 
 // Worker is one worker process, used by one goroutine at a time.
@@ -97,7 +98,8 @@ type Worker struct {
 	enc    *gob.Encoder
 	dec    *gob.Decoder
 	stderr *tail
-	retire bool // the worker said it exits
+	retire bool          // the worker said it exits
+	cpuAt  time.Duration // its CPU time at its last answer; -1 before
 	dead   bool
 }
 
@@ -116,7 +118,7 @@ func Start(service string, init any) (*Worker, error) {
 	cmd.Env = append(os.Environ(), envWorker+"=1")
 	// A worker dies with the parent, even by SIGKILL.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	w := &Worker{cmd: cmd, stderr: &tail{}}
+	w := &Worker{cmd: cmd, stderr: &tail{}, cpuAt: -1}
 	cmd.Stderr = w.stderr
 	if w.stdin, err = cmd.StdinPipe(); err != nil {
 		return nil, err
@@ -170,9 +172,17 @@ func (w *Worker) Call(ctx context.Context, lim Limits, req, resp any) error {
 			err = w.dec.Decode(resp)
 		}
 		w.retire = r.Retire
+		if err == nil {
+			w.cpuAt = r.CPU
+		}
 		done <- err
 	}()
-	start, startCPU := time.Now(), w.cpu()
+	// The call's CPU time counts from the worker's last answer (it is idle
+	// between calls), which saves reading /proc for every call.
+	start, startCPU := time.Now(), w.cpuAt
+	if startCPU < 0 {
+		startCPU = w.cpu()
+	}
 	wall := lim.Wall()
 	for {
 		wait := wall - time.Since(start)
