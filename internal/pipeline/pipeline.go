@@ -122,6 +122,7 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 	free := make(chan []byte, 2*workers) // read buffers the writer is done with
 	big := make(chan struct{}, 1)        // held while a big file is parsed and chunked
 	lane := new(sync.RWMutex)            // a worker process's file from supervise.ExclusiveSize on runs alone
+	pool := new(supervise.Pool)          // every worker process, killed at once when the run is cancelled
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -130,7 +131,7 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 			w := newWorker(cfg, free)
 			w.ctx, w.big = ctx, big
 			if !cfg.InProcess {
-				w.remote = &remote{setup: newWorkerSetup(cfg), lane: lane}
+				w.remote = &remote{setup: newWorkerSetup(cfg), lane: lane, pool: pool}
 			}
 			defer w.close()
 			stop := context.AfterFunc(ctx, w.parser.Cancel)
@@ -143,9 +144,12 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 	defer func() { // stop the dispatcher first, or it may wait for credits forever
 		cancel()
 		// After a signal, a worker may be blocked reading standard input,
-		// which nothing can interrupt: the run ends without it.
+		// which nothing can interrupt: the run ends without it, but not
+		// without killing every worker process.
 		if parent.Err() == nil {
 			wg.Wait()
+		} else {
+			pool.KillAll()
 		}
 	}()
 	for i := range jobs {

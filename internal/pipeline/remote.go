@@ -138,6 +138,7 @@ type remote struct {
 	setup  workerSetup
 	worker *supervise.Worker
 	lane   *sync.RWMutex // files from supervise.ExclusiveSize on run alone
+	pool   *supervise.Pool
 }
 
 // chunk has the worker chunk r's file (src, or r's notebook), setting on r
@@ -145,7 +146,7 @@ type remote struct {
 // the worker was lost on the way.
 func (e *remote) chunk(ctx context.Context, r *Result, src []byte) ([]chunk.Span, bool, error) {
 	if e.worker == nil || e.worker.Retired() {
-		w, err := supervise.Start(Service, e.setup)
+		w, err := e.pool.Start(Service, e.setup)
 		if err != nil {
 			return nil, false, &supervise.Failure{Reason: "could not be started: " + err.Error()}
 		}

@@ -28,6 +28,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -100,7 +101,49 @@ type Worker struct {
 	stderr *tail
 	retire bool          // the worker said it exits
 	cpuAt  time.Duration // its CPU time at its last answer; -1 before
-	dead   bool
+	dead   atomic.Bool
+	reaped sync.Once
+}
+
+// Pool keeps every worker started through it, so that a run that is
+// interrupted kills them all before it returns, whatever goroutine holds
+// each one. The zero value is ready.
+type Pool struct {
+	mu      sync.Mutex
+	workers []*Worker
+	closed  bool
+}
+
+// Start starts a worker as Start does and keeps it; none after KillAll.
+func (p *Pool) Start(service string, init any) (*Worker, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil, errors.New("the run is over")
+	}
+	w, err := Start(service, init)
+	if err == nil {
+		live := p.workers[:0]
+		for _, o := range p.workers {
+			if !o.dead.Load() {
+				live = append(live, o)
+			}
+		}
+		p.workers = append(live, w)
+	}
+	return w, err
+}
+
+// KillAll kills and reaps every worker of the pool, and lets no new one
+// start.
+func (p *Pool) KillAll() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	for _, w := range p.workers {
+		w.Kill()
+	}
+	p.workers = nil
 }
 
 // Start starts a worker (this program again, with envWorker set) for the
@@ -148,14 +191,14 @@ func Start(service string, init any) (*Worker, error) {
 
 // Retired reports whether the worker has exited after its last answer, or
 // died: the caller starts another for the next call.
-func (w *Worker) Retired() bool { return w.retire || w.dead }
+func (w *Worker) Retired() bool { return w.retire || w.dead.Load() }
 
 // Call sends req, with the limits the worker sets on itself, and decodes
 // the answer into resp. It returns a *Failure when the worker died or was
 // killed on the way (the worker is then gone), ctx's error when ctx was
 // done first (the worker is killed).
 func (w *Worker) Call(ctx context.Context, lim Limits, req, resp any) error {
-	if w.dead {
+	if w.dead.Load() {
 		return &Failure{Reason: "was gone before the call"}
 	}
 	done := make(chan error, 1)
@@ -224,7 +267,7 @@ func (w *Worker) Call(ctx context.Context, lim Limits, req, resp any) error {
 // Close ends the worker: its input closed, it exits; one that does not
 // within a second is killed.
 func (w *Worker) Close() {
-	if w.dead {
+	if w.dead.Load() {
 		return
 	}
 	w.stdin.Close()
@@ -238,21 +281,22 @@ func (w *Worker) Close() {
 	}
 }
 
-// Kill kills the worker at once and waits for it.
+// Kill kills the worker at once and waits for it. It may be called from
+// any goroutine (Pool.KillAll), also while a call is in flight.
 func (w *Worker) Kill() {
-	if w.dead {
-		return
+	if !w.dead.Load() {
+		w.cmd.Process.Kill()
 	}
-	w.cmd.Process.Kill()
 	w.wait()
 }
 
+// wait reaps the worker, once; a second caller waits for the first.
 func (w *Worker) wait() {
-	if !w.dead {
-		w.dead = true
+	w.reaped.Do(func() {
 		w.stdin.Close()
 		w.cmd.Wait()
-	}
+		w.dead.Store(true)
+	})
 }
 
 // died reaps a worker whose pipe broke on err and says why it died; an
