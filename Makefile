@@ -10,8 +10,9 @@ GO       ?= go
 BIN      := bin/castchunk
 SAMPLE   ?= testdata/corpus
 FUZZTIME ?= 30s
+FUZZGRAMMARS_TIME ?= 30m
 
-.PHONY: all build run test test-note tidy race vet fuzz bench corpus languages eval clean
+.PHONY: all build run test test-note tidy race vet fuzz fuzz-grammars bench corpus languages eval clean
 
 all: build
 
@@ -56,6 +57,13 @@ fuzz:
 	    $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s $$pkg; \
 	  done; \
 	done
+
+## fuzz-grammars: build, then fuzz every grammar through the real binary for FUZZGRAMMARS_TIME
+## (cmd/castfuzz: generated and mutated inputs, batch by batch; stops, fallbacks to the sliding
+## method and slow inputs are kept in fuzz-findings/, with report.txt)
+fuzz-grammars: build
+	$(GO) build -o bin/castfuzz ./cmd/castfuzz
+	./bin/castfuzz -bin $(BIN) -time $(FUZZGRAMMARS_TIME) -out fuzz-findings
 
 ## corpus: assemble bench/corpus-small (~25 MB) and bench/corpus (~100 MB) of sources from this
 ## machine and its package registries (npm, Debian), and bench/cpython (CPython's Lib/, ~30 MB) and
