@@ -171,7 +171,17 @@ func (e *remote) chunk(ctx context.Context, r *Result, src []byte) ([]chunk.Span
 		req.Lang = r.Lang.Name
 	}
 	var rep workReply
-	if err := e.worker.Call(ctx, supervise.ForFile(size), &req, &rep); err != nil {
+	err := e.worker.Call(ctx, supervise.ForFile(size), &req, &rep)
+	var lost *supervise.Failure
+	if errors.As(err, &lost) && lost.Memory && lost.Served > 0 {
+		// Its ceiling held what earlier files left mapped: the file gets
+		// a fresh worker, so that its fate depends on it alone.
+		if e.worker, err = e.pool.Start(Service, e.setup); err != nil {
+			return nil, false, &supervise.Failure{Reason: "could not be started: " + err.Error()}
+		}
+		err = e.worker.Call(ctx, supervise.ForFile(size), &req, &rep)
+	}
+	if err != nil {
 		return nil, false, err
 	}
 	r.Method = method.ByName(rep.Method)

@@ -41,6 +41,10 @@ const envWorker = "CASTCHUNK_WORKER"
 // else (a test binary without the dispatch, another program) is no worker.
 const hello = "castchunk worker 1"
 
+// helloWithin is how long a worker may take to say hello: a program that
+// says nothing (stuck before its main) is killed.
+const helloWithin = 30 * time.Second
+
 // IsWorker reports whether this process was started as a worker by Start.
 func IsWorker() bool { return os.Getenv(envWorker) != "" }
 
@@ -81,6 +85,11 @@ func (l Limits) Wall() time.Duration { return 10*l.CPU + 10*time.Second }
 // is about the request in flight; the worker is gone.
 type Failure struct {
 	Reason string // for people: "killed by SIGABRT (…: Assertion … failed)", "ran past its deadline …"
+	// Memory says the worker reached its memory ceiling. Its ceiling
+	// counts what earlier calls left mapped, so a caller retries such a
+	// file once in a fresh worker (Served) before giving up on it.
+	Memory bool
+	Served int // calls the worker answered before this one
 }
 
 func (f *Failure) Error() string { return "the grammar's worker process " + f.Reason }
@@ -101,6 +110,7 @@ type Worker struct {
 	stderr *tail
 	retire bool          // the worker said it exits
 	cpuAt  time.Duration // its CPU time at its last answer; -1 before
+	calls  int           // calls made to it
 	dead   atomic.Bool
 	reaped sync.Once
 }
@@ -116,22 +126,24 @@ type Pool struct {
 
 // Start starts a worker as Start does and keeps it; none after KillAll.
 func (p *Pool) Start(service string, init any) (*Worker, error) {
+	w, err := Start(service, init) // not under the lock: KillAll must not wait for a start
+	if err != nil {
+		return nil, err
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
+		w.Kill()
 		return nil, errors.New("the run is over")
 	}
-	w, err := Start(service, init)
-	if err == nil {
-		live := p.workers[:0]
-		for _, o := range p.workers {
-			if !o.dead.Load() {
-				live = append(live, o)
-			}
+	live := p.workers[:0]
+	for _, o := range p.workers {
+		if !o.dead.Load() {
+			live = append(live, o)
 		}
-		p.workers = append(live, w)
 	}
-	return w, err
+	p.workers = append(live, w)
+	return w, nil
 }
 
 // KillAll kills and reaps every worker of the pool, and lets no new one
@@ -175,7 +187,10 @@ func Start(service string, init any) (*Worker, error) {
 	}
 	w.enc, w.dec = gob.NewEncoder(w.stdin), gob.NewDecoder(bufio.NewReaderSize(stdout, 64<<10))
 	var said string
-	if err := w.dec.Decode(&said); err != nil || said != hello {
+	stuck := time.AfterFunc(helloWithin, func() { cmd.Process.Kill() })
+	err = w.dec.Decode(&said)
+	stuck.Stop()
+	if err != nil || said != hello {
 		w.Kill()
 		return nil, fmt.Errorf("starting a worker process: it did not answer as one (%s)", w.stderr.reason())
 	}
@@ -201,6 +216,13 @@ func (w *Worker) Call(ctx context.Context, lim Limits, req, resp any) error {
 	if w.dead.Load() {
 		return &Failure{Reason: "was gone before the call"}
 	}
+	// The call's CPU time counts from the worker's last answer (it is idle
+	// between calls), which saves reading /proc for every call.
+	start, startCPU := time.Now(), w.cpuAt
+	if startCPU < 0 {
+		startCPU = w.cpu()
+	}
+	w.calls++
 	done := make(chan error, 1)
 	go func() {
 		err := w.enc.Encode(request{Memory: lim.Memory})
@@ -220,12 +242,6 @@ func (w *Worker) Call(ctx context.Context, lim Limits, req, resp any) error {
 		}
 		done <- err
 	}()
-	// The call's CPU time counts from the worker's last answer (it is idle
-	// between calls), which saves reading /proc for every call.
-	start, startCPU := time.Now(), w.cpuAt
-	if startCPU < 0 {
-		startCPU = w.cpu()
-	}
 	wall := lim.Wall()
 	for {
 		wait := wall - time.Since(start)
@@ -237,7 +253,9 @@ func (w *Worker) Call(ctx context.Context, lim Limits, req, resp any) error {
 		}
 		if wait <= 0 {
 			w.Kill()
-			<-done
+			if err := <-done; err == nil {
+				return nil // it answered as it was killed
+			}
 			if time.Since(start) >= wall {
 				return &Failure{Reason: fmt.Sprintf("gave no answer in %v (its deadline in wall time)", wall.Round(time.Second))}
 			}
@@ -316,10 +334,12 @@ func (w *Worker) died(err error, memory int64) *Failure {
 	if why != "" {
 		how += " (" + why + ")"
 	}
+	f := &Failure{Reason: how, Served: w.calls - 1}
 	if memory > 0 && (outOfMemory(why) || nearCeiling(st, memory)) {
-		how = fmt.Sprintf("reached its memory limit of %d MiB and %s", memory>>20, how)
+		f.Memory = true
+		f.Reason = fmt.Sprintf("reached its memory limit of %d MiB and %s", memory>>20, how)
 	}
-	return &Failure{Reason: how}
+	return f
 }
 
 // cpu is the CPU time the worker has used, -1 when /proc cannot tell.
@@ -327,17 +347,10 @@ func (w *Worker) cpu() time.Duration {
 	return processCPU(w.cmd.Process.Pid)
 }
 
-// processCPU reads a process's CPU time from /proc: schedstat's first
-// field (nanoseconds on the CPU), else stat's utime and stime (clock
-// ticks, 100 a second on Linux).
+// processCPU reads a process's CPU time, all its threads', from /proc:
+// stat's utime and stime (clock ticks, 100 a second on Linux). (schedstat
+// would count the main thread alone, and the parse runs on another.)
 func processCPU(pid int) time.Duration {
-	if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/schedstat"); err == nil {
-		if f := strings.Fields(string(b)); len(f) > 0 {
-			if ns, err := strconv.ParseInt(f[0], 10, 64); err == nil {
-				return time.Duration(ns)
-			}
-		}
-	}
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return -1
