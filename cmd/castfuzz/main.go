@@ -21,7 +21,10 @@
 // --include-generated is there so that an input that happens to look
 // minified or generated still reaches its grammar.
 //
-//	castfuzz [-bin bin/castchunk] [-time 30m] [-out fuzz-findings] [-seed N] [-batch 40] [-seeds testdata/corpus]
+// -replay N makes batch N of a run (the same -seed, -batch and seed
+// files) again, runs it alone and keeps its folder under -out/replay/.
+//
+//	castfuzz [-bin bin/castchunk] [-time 30m] [-out fuzz-findings] [-seed N] [-batch 40] [-seeds testdata/corpus] [-replay N]
 package main
 
 import (
@@ -42,16 +45,17 @@ func main() {
 	bin := flag.String("bin", "bin/castchunk", "the castchunk binary to fuzz")
 	total := flag.Duration("time", 30*time.Minute, "how long to fuzz (no batch is started after it)")
 	out := flag.String("out", "fuzz-findings", "folder for the findings and report.txt")
-	seed := flag.Int64("seed", time.Now().UnixNano(), "seed of the inputs (default: from the clock; printed, to repeat a run)")
+	seed := flag.Int64("seed", time.Now().UnixNano(), "seed of the inputs, printed to repeat a run (the default comes from the clock)")
 	batchSize := flag.Int("batch", 40, "inputs per run of the binary")
 	seeds := flag.String("seeds", "testdata/corpus", "folder of seed files, one folder per language name")
 	batchTimeout := flag.Duration("batch-timeout", 5*time.Minute, "wall time a run may take before it is killed (and counted as a stop)")
+	replay := flag.Int("replay", -1, "run only batch `N` of the run with -seed and -batch again, and keep its folder under -out/replay/")
 	flag.Parse()
 	if flag.NArg() > 0 || *batchSize < 1 || *total <= 0 || *batchTimeout <= 0 {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := campaign(*bin, *out, *seeds, *seed, *total, *batchTimeout, *batchSize); err != nil {
+	if err := campaign(*bin, *out, *seeds, *seed, *total, *batchTimeout, *batchSize, *replay); err != nil {
 		fmt.Fprintf(os.Stderr, "castfuzz: %v\n", err)
 		os.Exit(1)
 	}
@@ -64,8 +68,9 @@ type target struct {
 	pool *pool
 }
 
-// campaign fuzzes for total, then reports.
-func campaign(bin, out, seedDir string, seed int64, total, batchTimeout time.Duration, batchSize int) error {
+// campaign fuzzes for total, then reports; with replay >= 0 it runs batch
+// number replay alone and keeps its folder.
+func campaign(bin, out, seedDir string, seed int64, total, batchTimeout time.Duration, batchSize, replay int) error {
 	abs, err := filepath.Abs(bin)
 	if err != nil {
 		return err
@@ -95,7 +100,11 @@ func campaign(bin, out, seedDir string, seed int64, total, batchTimeout time.Dur
 	f := newFindings(out, seed, names)
 	start := time.Now()
 	interrupted := false
-	for batch := 0; time.Since(start) < total; batch++ {
+	first, more := 0, func(int) bool { return time.Since(start) < total }
+	if replay >= 0 {
+		first, more = replay, func(batch int) bool { return batch == replay }
+	}
+	for batch := first; more(batch); batch++ {
 		t := targets[batch%len(targets)]
 		g := newGen(seed, batch, t.pool, t.name)
 		inputs := g.batch(batchSize, t.ext)
@@ -115,6 +124,11 @@ func campaign(bin, out, seedDir string, seed int64, total, batchTimeout time.Dur
 		}
 		v := judge(o, inputs)
 		err = f.add(batch, t.name, dir, inputs, o, v)
+		if replay >= 0 && err == nil {
+			kept := filepath.Join(out, "replay", fmt.Sprintf("b%05d_%s", batch, t.name))
+			err = copyDir(dir, kept)
+			fmt.Fprintf(os.Stderr, "castfuzz: batch %d kept in %s\n", batch, kept)
+		}
 		os.RemoveAll(dir)
 		if err != nil {
 			return err

@@ -8,7 +8,8 @@
 // hung or blew up: what castchunk must never do), anomalies (the run
 // finished but its exit status, manifest and records disagree), and
 // fallbacks (a grammar failed on an input, which castchunk chunked with
-// the sliding method and said so: what the supervision is for).
+// the sliding method, or on a region embedded in it, chunked as its
+// host's text, and said so: what the supervision is for).
 package main
 
 import (
@@ -243,7 +244,7 @@ func judge(o *outcome, inputs []input) *verdict {
 	for _, in := range inputs {
 		msgs := o.messages[in.name]
 		for _, m := range msgs {
-			if strings.Contains(m, "worker process") || strings.Contains(m, "chunked with the sliding method") {
+			if isFallback(m) {
 				v.fallbacks = append(v.fallbacks, fallback{in: in, message: m, class: reasonClass(m)})
 				break
 			}
@@ -295,10 +296,24 @@ func describe(m manifest, listed bool) string {
 	return s
 }
 
+// isFallback reports whether a message about a file says a grammar
+// failed on it: its worker process died or was killed, or the file, or
+// a region embedded in it ("embedded bash at line 48: …; chunked as
+// markdown text"), was chunked without that grammar's tree.
+func isFallback(msg string) bool {
+	return strings.Contains(msg, "worker process") || strings.Contains(msg, "chunked with the sliding method") ||
+		strings.HasPrefix(msg, "embedded ") && strings.Contains(msg, "; chunked as ")
+}
+
 // reasonClass names the kind of a fallback message in a few words:
 // deadline, memory, killed by SIGABRT, exited with status N, …; an
 // assertion's text adds "(assertion)".
 func reasonClass(msg string) string {
+	if rest, ok := strings.CutPrefix(msg, "embedded "); ok && !strings.Contains(msg, "worker process") {
+		// "embedded bash at line 48: the parse gave up: …": the region's grammar and why.
+		name, _, _ := strings.Cut(rest, " ")
+		return "embedded " + name + ": " + reasonClass(rest)
+	}
 	var class string
 	switch {
 	case strings.Contains(msg, "ran past its deadline"):
