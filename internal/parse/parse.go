@@ -112,8 +112,11 @@ func (p *Parser) Parse(src []byte, l *lang.Language) (*sitter.Tree, error) {
 	}
 	tree := p.src.Parse(p.parser, src, p.timeout)
 	if tree == nil && (p.src.Overflowed() || p.src.Overworked()) {
-		// Given up on, as on a timeout: drop the state kept to resume it.
-		source.ResetParser(p.parser)
+		// Given up on in the middle of a scan: resetting the parser is not
+		// enough (the next file's parse failed tree-sitter's assertion on
+		// its finished tree, found by make fuzz-grammars), so the next
+		// file gets a parser of its own.
+		p.renew()
 		if p.src.Overflowed() {
 			return nil, ErrScannerState
 		}
@@ -134,6 +137,13 @@ func (p *Parser) Parse(src []byte, l *lang.Language) (*sitter.Tree, error) {
 	return tree, nil
 }
 
+// renew replaces the parser by a new one, the grammar to be set again.
+func (p *Parser) renew() {
+	p.parser.Close()
+	p.parser = sitter.NewParser()
+	p.current = nil
+}
+
 // ParseRanges parses only the ranges of src, as language l (tree-sitter's
 // included ranges): the tree's offsets are src's, and what lies between the
 // ranges is not seen. An embedded region (a Markdown fence's code, an HTML
@@ -143,7 +153,7 @@ func (p *Parser) ParseRanges(src []byte, l *lang.Language, ranges []sitter.Range
 	if err := p.parser.SetIncludedRanges(ranges); err != nil {
 		return nil, fmt.Errorf("embedded %s: %w", l.Name, err)
 	}
-	defer p.parser.SetIncludedRanges(nil) // the next parse reads the whole text
+	defer func() { p.parser.SetIncludedRanges(nil) }() // the next parse reads the whole text (on the parser a give-up renewed)
 	seen := 0
 	for _, r := range ranges {
 		seen += int(r.EndByte - r.StartByte)
