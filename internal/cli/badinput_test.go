@@ -260,8 +260,12 @@ func TestBadDegenerateFiles(t *testing.T) {
 		}
 	}
 	badVerify(t, dir, out, 2000)
-	// The empty file named alone: no record, no warning.
+	// The empty file named alone: no record; nothing chunked is an error
+	// unless --allow-empty.
 	out, stderr, code = run(t, "", "chunk", "empty.py")
+	badNoOutput(t, out)
+	badCheck(t, stderr, code, "castchunk: nothing chunked: none of the 1 file listed gave a chunk: 1 empty or only whitespace; give --allow-empty if an empty result is expected\n", 1)
+	out, stderr, code = run(t, "", "chunk", "--allow-empty", "empty.py")
 	badNoOutput(t, out)
 	badCheck(t, stderr, code, "", 0)
 }

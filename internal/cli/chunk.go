@@ -59,6 +59,7 @@ type chunkOptions struct {
 	embedText    bool
 	embedHeader  string
 	root         string
+	allowEmpty   bool
 }
 
 func newChunkCmd(s Streams) *cobra.Command {
@@ -115,6 +116,7 @@ The record format and the exit statuses: see 'castchunk --help'.`,
 	f.StringVar(&o.manifest, "manifest", "", "write one JSON object per file met to `FILE` (atomically): its path, status (chunked, or why it was left out), language, chunks, syntax errors")
 	f.StringVar(&o.format, "format", record.FormatNames()[0], "output `FORMAT`: "+strings.Join(record.FormatNames(), ", "))
 	f.BoolVar(&o.stats, "stats", false, "print a summary to stderr when done")
+	f.BoolVar(&o.allowEmpty, "allow-empty", false, "a run that writes no record exits 0 (without it, nothing chunked is an error, exit 1: most often a wrong path or checkout)")
 	f.BoolVar(&o.inProcess, "in-process", false, "run the grammars in this process instead of worker processes: no isolation from a grammar that crashes or runs away; for measuring what the isolation costs")
 	f.DurationVar(&o.parseTimeout, "parse-timeout", 0, "give up parsing a file after `DURATION` and chunk it with sliding windows (0: no limit; a timeout makes output depend on the machine's load)")
 	f.BoolVar(&o.noProgress, "no-progress", false, "never show the progress bar (it only shows when stderr is a terminal)")
@@ -180,11 +182,13 @@ type chunkConfig struct {
 	manifest string // --manifest FILE; "" when not asked for
 	stats    bool
 	progress bool
-	cacheDir string
-	cacheMax int64
-	rebase   *walk.Rebase   // writes paths relative to the root (--root)
-	rootSet  bool           // --root given: a file outside it is worth a warning
-	schema   *record.Schema // the fields written: the required ones and those the flags ask for
+	// allowEmpty: --allow-empty; a run that writes no record is not an error
+	allowEmpty bool
+	cacheDir   string
+	cacheMax   int64
+	rebase     *walk.Rebase   // writes paths relative to the root (--root)
+	rootSet    bool           // --root given: a file outside it is worth a warning
+	schema     *record.Schema // the fields written: the required ones and those the flags ask for
 }
 
 // config checks the flags and arguments and turns them into a run.
@@ -208,10 +212,13 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 	}
 	cfg := &chunkConfig{
 		args: args, output: o.output, manifest: o.manifest, stats: o.stats,
-		progress: !o.noProgress, cacheDir: o.cacheDir,
+		progress: !o.noProgress, cacheDir: o.cacheDir, allowEmpty: o.allowEmpty,
 	}
-	if o.manifest == "-" || o.manifest != "" && o.manifest == o.output {
-		return nil, usageError("--manifest needs a file of its own: stdout and -o hold the records")
+	switch {
+	case o.manifest == "-":
+		return nil, usageError("--manifest needs a file: stdout holds the records")
+	case o.manifest != "" && o.output != "" && o.output != "-" && sameOutput(o.manifest, o.output):
+		return nil, usageError("--manifest %s and -o %s are one file: give each its own", quoteName(o.manifest), quoteName(o.output))
 	}
 	if cfg.format = record.FormatByName(o.format); cfg.format == nil {
 		return nil, usageError("unknown --format %q: want one of %s", o.format, strings.Join(record.FormatNames(), ", "))
@@ -238,7 +245,7 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 	}
 	cfg.walk = walk.Options{
 		Hidden: o.hidden, NoIgnore: o.noIgnore, Follow: o.follow,
-		Include: o.include, Exclude: o.exclude,
+		Include: o.include, Exclude: o.exclude, Ignored: &walk.IgnoreTally{},
 	}
 	if slices.Contains(args, "-") {
 		cfg.stdin, err = o.stdinJob(args, stdin, cfg.pipeline)

@@ -30,6 +30,9 @@ type chunkRun struct {
 	failed     bool // a chunker broke a guarantee: exit 1
 	fellBack   bool // a grammar failed on a file, chunked with the fallback: exit 4
 	bar        *progressbar.ProgressBar
+	listed     int // files listed for this run (this shard's, with --shard)
+	unsharded  int // files listed before --shard kept its own
+	records    int // records written
 	manifest   *manifest      // --manifest; nil when not asked for
 	unlisted   []walk.Warning // inputs the listing could not read, for the manifest
 
@@ -54,11 +57,14 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 	if c := cfg.pipeline.Cache; c != nil {
 		defer c.Close() // the early returns; closing twice is harmless
 	}
-	for _, name := range []string{cfg.output, cfg.manifest} {
-		if jobs, err = outputAmongInputs(name, jobs); err != nil {
-			return err
-		}
+	if jobs, err = dropOutput("-o", cfg.output, jobs); err != nil {
+		return err
 	}
+	if jobs, err = dropOutput("--manifest", cfg.manifest, jobs); err != nil {
+		return err
+	}
+	jobs = dropFolder(cfg.cacheDir, jobs)
+	r.listed = len(jobs)
 	out, err := openOutputCtx(ctx, cfg.output, s.Out)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -101,7 +107,11 @@ func (r *chunkRun) finish() error {
 		return &exitError{code: ExitFailure}
 	case r.unreadable:
 		return &exitError{code: ExitUnreadable}
-	case r.fellBack:
+	}
+	if err := r.nothingChunked(); err != nil {
+		return err
+	}
+	if r.fellBack {
 		return &exitError{code: ExitFellBack}
 	}
 	return nil
@@ -112,7 +122,8 @@ func (r *chunkRun) finish() error {
 func (r *chunkRun) list(ctx context.Context) ([]pipeline.Job, error) {
 	cfg := r.cfg
 	if cfg.stdin != nil {
-		return cfg.shard.filter([]pipeline.Job{*cfg.stdin}), nil
+		r.unsharded = 1
+		return r.sharded([]pipeline.Job{*cfg.stdin}), nil
 	}
 	if len(cfg.roots) == 0 { // an empty --files-from list chunks nothing
 		return nil, nil
@@ -137,7 +148,15 @@ func (r *chunkRun) list(ctx context.Context) ([]pipeline.Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	return cfg.shard.filter(jobs), nil
+	r.unsharded = len(jobs)
+	return r.sharded(jobs), nil
+}
+
+// sharded keeps this shard's jobs, counting them.
+func (r *chunkRun) sharded(jobs []pipeline.Job) []pipeline.Job {
+	jobs = r.cfg.shard.filter(jobs)
+	r.listed = len(jobs)
+	return jobs
 }
 
 // jobs makes the files' jobs, each with what its name decides (package
@@ -267,6 +286,7 @@ func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 	if err != nil {
 		return err
 	}
+	r.records += len(res.Spans)
 	name := res.Language
 	r.summary.AddFile(name, len(res.Src))
 	for _, s := range res.Spans {

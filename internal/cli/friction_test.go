@@ -155,7 +155,7 @@ func TestFiltersSayWhatTheyDid(t *testing.T) {
 	if got := paths(out); code != 0 || stderr != "" || got != "src/app.py" {
 		t.Errorf("--exclude tests/: status %d, stderr %q, paths %q", code, stderr, got)
 	}
-	_, stderr, code = run(t, "", "chunk", "--no-ignore", "--include", "nothing-here", ".")
+	_, stderr, code = run(t, "", "chunk", "--no-ignore", "--allow-empty", "--include", "nothing-here", ".")
 	if code != 0 || !strings.Contains(stderr, `pattern "nothing-here" matches nothing`) {
 		t.Errorf("--include matching nothing: status %d, stderr %q", code, stderr)
 	}
@@ -239,7 +239,7 @@ func TestWarningsQuoteNames(t *testing.T) {
 	forged := "a.py\ncastchunk: b.py: forged.py"
 	escape := "\x1b[31mred.py"
 	badSetup(t, map[string]string{forged: "x = '\xff'\n", escape: "\x00", "plain é.py": "\xfe"})
-	_, stderr, code := run(t, "", "chunk", "--no-ignore", ".")
+	_, stderr, code := run(t, "", "chunk", "--no-ignore", "--allow-empty", ".")
 	want := "castchunk: \"\\x1b[31mred.py\": binary file (NUL byte); skipped\n" +
 		"castchunk: \"a.py\\ncastchunk: b.py: forged.py\": not valid UTF-8 (bad byte at offset 5); skipped\n" +
 		"castchunk: plain é.py: not valid UTF-8 (bad byte at offset 0); skipped\n"

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/castchunk/castchunk/internal/pipeline"
+	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/stream"
 )
 
@@ -207,12 +209,14 @@ func interruptible(ctx context.Context, fn func() error) error {
 	}
 }
 
-// outputAmongInputs handles -o FILE when FILE is one of the files listed.
-// Named as an argument, or source code a grammar parses, it would be
-// replaced by its records: a usage error. Otherwise (met while walking
-// with --all-text, say) it is the output of an earlier run and is left out
-// of the inputs, as tar leaves out its own archive.
-func outputAmongInputs(name string, jobs []pipeline.Job) ([]pipeline.Job, error) {
+// dropOutput handles a file castchunk writes (-o FILE, --manifest FILE,
+// named by flag) when it is one of the files listed. An earlier run's
+// output (records or a manifest, or still empty) is left out of the
+// inputs whatever its extension, as tar leaves out its own archive, so
+// that a rerun does not trip over it. Anything else would be replaced by
+// output made from itself: a usage error naming the flag, as is an
+// output named as an argument.
+func dropOutput(flag, name string, jobs []pipeline.Job) ([]pipeline.Job, error) {
 	if name == "" || name == "-" {
 		return jobs, nil
 	}
@@ -231,13 +235,81 @@ func outputAmongInputs(name string, jobs []pipeline.Job) ([]pipeline.Job, error)
 			continue
 		}
 		if in, err := os.Stat(j.OSPath); err == nil && os.SameFile(in, out) {
-			if j.Named || j.Decision.Lang != nil {
-				return nil, usageError("-o %s is one of the files to chunk (%s): it would be replaced by its records", quoteName(name), quoteName(j.Path))
+			if j.Named || !earlierOutput(j.OSPath) {
+				return nil, usageError("%s %s is one of the files to chunk (%s): it would be replaced by what castchunk writes there; give %s another file",
+					flag, quoteName(name), quoteName(j.Path), flag)
 			}
 			return append(jobs[:i:i], jobs[i+1:]...), nil
 		}
 	}
 	return jobs, nil
+}
+
+// dropFolder leaves out of the listing the files under a folder castchunk
+// writes (--cache DIR inside the tree): its entries are never inputs. A
+// file named as an argument is kept: the user asked for it.
+func dropFolder(dir string, jobs []pipeline.Job) []pipeline.Job {
+	if dir == "" {
+		return jobs
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return jobs
+	}
+	prefixes := []string{abs + string(filepath.Separator)}
+	if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
+		prefixes = append(prefixes, real+string(filepath.Separator))
+	}
+	kept := jobs[:0]
+	for _, j := range jobs {
+		p, err := filepath.Abs(j.OSPath)
+		under := err == nil && j.Reader == nil && !j.Named && slices.ContainsFunc(prefixes, func(pre string) bool { return strings.HasPrefix(p, pre) })
+		if !under {
+			kept = append(kept, j)
+		}
+	}
+	return kept
+}
+
+// sameOutput reports whether two output names are one file: the same
+// path once made absolute, or (when both exist) the same file.
+func sameOutput(a, b string) bool {
+	x, errA := filepath.Abs(a)
+	y, errB := filepath.Abs(b)
+	if errA == nil && errB == nil && x == y {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// earlierOutput reports whether the file holds what castchunk writes:
+// nothing, a Parquet file, or JSON Lines whose first line is a record (an
+// id) or a manifest entry (a status) with a path.
+func earlierOutput(osPath string) bool {
+	f, err := os.Open(osPath)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	r := bufio.NewReader(f)
+	head, err := r.Peek(4)
+	switch {
+	case len(head) == 0 && err == io.EOF:
+		return true
+	case string(head) == "PAR1":
+		return true
+	}
+	var first struct {
+		Path   *string          `json:"path"`
+		ID     *json.RawMessage `json:"id"`
+		Status *string          `json:"status"`
+	}
+	if err := json.NewDecoder(io.LimitReader(r, record.DefaultMaxLine)).Decode(&first); err != nil {
+		return false
+	}
+	return first.Path != nil && (first.ID != nil || first.Status != nil)
 }
 
 // closedPipe reports a write to a reader that went away (`| head`): the

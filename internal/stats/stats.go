@@ -312,6 +312,12 @@ const unsupportedShown = 10
 // writeUnsupported names the extensions of unsupported files, most files
 // first (then by name), the first unsupportedShown of them.
 func writeUnsupported(b *strings.Builder, counts map[string]int) {
+	fmt.Fprintf(b, "unsupported files (no grammar): %s\n", UnsupportedText(counts))
+}
+
+// UnsupportedText lists counts of unsupported files by key, most first:
+// ".txt 4, .rst 3, and 2 more (5 files)".
+func UnsupportedText(counts map[string]int) string {
 	type entry struct {
 		key string
 		n   int
@@ -334,7 +340,7 @@ func writeUnsupported(b *strings.Builder, counts map[string]int) {
 		}
 		parts = append(parts, fmt.Sprintf("and %d more (%d files)", len(rest), files))
 	}
-	fmt.Fprintf(b, "unsupported files (no grammar): %s\n", strings.Join(parts, ", "))
+	return strings.Join(parts, ", ")
 }
 
 // writeHistogram draws the bars with '#', 40 for the fullest.

@@ -313,7 +313,7 @@ func (rw *rootWalk) entry(f dirFrame, de fs.DirEntry) {
 // visitDir enters a subdirectory unless it is ignored or excluded, and
 // notes whether Include takes everything below it.
 func (rw *rootWalk) visitDir(c dirFrame, info os.FileInfo) {
-	if !rw.opts.NoIgnore && c.stack.ignored(c.top, true) {
+	if rw.ignored(c, true) {
 		return
 	}
 	excluded, included := rw.dirFilters(c.rel, rw.disp(c.rel), c.included)
@@ -322,6 +322,19 @@ func (rw *rootWalk) visitDir(c dirFrame, info os.FileInfo) {
 	}
 	c.included = c.included || included
 	rw.enterDir(c, info, false)
+}
+
+// ignored reports whether the rules ignore the entry c, counting it in
+// Options.Ignored when they do.
+func (rw *rootWalk) ignored(c dirFrame, isDir bool) bool {
+	if rw.opts.NoIgnore {
+		return false
+	}
+	rule, ign := c.stack.decide(c.top, isDir)
+	if ign && rw.opts.Ignored != nil {
+		rw.opts.Ignored.add(*rule)
+	}
+	return ign
 }
 
 // hasTrackedDir: git enters a directory with tracked files even when it
@@ -336,7 +349,7 @@ func (rw *rootWalk) visitFile(c dirFrame, size func() (int64, error)) {
 	if c.sc.tracked != nil && c.sc.tracked.files[c.top] {
 		return
 	}
-	if !rw.opts.NoIgnore && c.stack.ignored(c.top, false) {
+	if rw.ignored(c, false) {
 		return
 	}
 	rw.consider(rw.disp(c.rel), c.rel, c.os, size, false, c.included, c.sc.attrs, c.sc.attrPath(c.top))

@@ -13,14 +13,16 @@ type ignorePattern struct {
 	dirOnly bool   // "pat/": matches directories only
 	noDir   bool   // no '/' in pat: matched against the basename only
 	prefix  int    // length of pat's leading run without glob specials
+	line    string // the line as written (trailing spaces trimmed), for messages
 }
 
 // ignoreList is the patterns of one file. base is the directory the file
 // applies to, relative to the ignore root, with a trailing '/' ("" for the
 // root and for info/exclude and the global file).
 type ignoreList struct {
-	base string
-	pats []ignorePattern
+	base   string
+	source string // the file's path, for messages
+	pats   []ignorePattern
 }
 
 // parseIgnore parses the content of an ignore file as git does: a UTF-8 BOM
@@ -73,7 +75,7 @@ func trimTrailingSpaces(s string) string {
 // pattern. A leading "\!" or "\#" stays escaped: the matcher reads "\!" as a
 // literal '!'. Empty patterns match nothing in git, so they are dropped.
 func parsePattern(s string) (ignorePattern, bool) {
-	var p ignorePattern
+	p := ignorePattern{line: s}
 	if strings.HasPrefix(s, "!") {
 		p.negate = true
 		s = s[1:]
@@ -96,9 +98,10 @@ func parsePattern(s string) (ignorePattern, bool) {
 	return p, true
 }
 
-// match reports whether the pattern matches rel (relative to the ignore
-// root, under l.base) and whether it says "ignored".
-func (l *ignoreList) match(rel string, isDir bool) (matched, ignored bool) {
+// match returns the pattern that decides rel (relative to the ignore
+// root, under l.base), nil when none matches, and whether it says
+// "ignored".
+func (l *ignoreList) match(rel string, isDir bool) (*ignorePattern, bool) {
 	name := rel[len(l.base):]
 	base := rel[strings.LastIndexByte(rel, '/')+1:]
 	for i := len(l.pats) - 1; i >= 0; i-- {
@@ -113,10 +116,10 @@ func (l *ignoreList) match(rel string, isDir bool) (matched, ignored bool) {
 			ok = p.matchPath(name)
 		}
 		if ok {
-			return true, !p.negate
+			return p, !p.negate
 		}
 	}
-	return false, false
+	return nil, false
 }
 
 // matchPath is git's match_pathname: the literal prefix is compared first
@@ -150,6 +153,7 @@ func readIgnoreFile(osPath, base string, noFollow bool) (*ignoreList, error) {
 		return nil, err
 	}
 	l := parseIgnore(data, base)
+	l.source = osPath
 	if len(l.pats) == 0 {
 		return nil, nil
 	}
@@ -180,15 +184,61 @@ func (s ignoreStack) push(l *ignoreList) ignoreStack {
 
 // ignored reports whether rel (relative to the ignore root) is excluded.
 func (s ignoreStack) ignored(rel string, isDir bool) bool {
+	_, ign := s.decide(rel, isDir)
+	return ign
+}
+
+// decide returns the rule that decides rel (nil when none does) and
+// whether it ignores rel.
+func (s ignoreStack) decide(rel string, isDir bool) (*IgnoreRule, bool) {
 	for i := len(s.dirs) - 1; i >= 0; i-- {
-		if m, ign := s.dirs[i].match(rel, isDir); m {
-			return ign
+		if p, ign := s.dirs[i].match(rel, isDir); p != nil {
+			return &IgnoreRule{File: s.dirs[i].source, Pattern: p.line}, ign
 		}
 	}
 	for _, l := range s.repo {
-		if m, ign := l.match(rel, isDir); m {
-			return ign
+		if p, ign := l.match(rel, isDir); p != nil {
+			return &IgnoreRule{File: l.source, Pattern: p.line}, ign
 		}
 	}
-	return false
+	return nil, false
+}
+
+// IgnoreRule is one line of one ignore file.
+type IgnoreRule struct {
+	File    string // the ignore file's path, as opened
+	Pattern string // the line, as written
+}
+
+// IgnoreTally counts the entries (files, and folders left unwalked) the
+// ignore rules left out of a listing, by the rule that decided each, so
+// that a run that lists nothing can say which rule did it. The zero value
+// is ready; it is not safe for concurrent listings.
+type IgnoreTally struct {
+	counts map[IgnoreRule]int
+	total  int
+}
+
+func (t *IgnoreTally) add(r IgnoreRule) {
+	if t.counts == nil {
+		t.counts = map[IgnoreRule]int{}
+	}
+	t.counts[r]++
+	t.total++
+}
+
+// Total is the number of entries ignored.
+func (t *IgnoreTally) Total() int { return t.total }
+
+// Top returns the rule that ignored the most entries and their number
+// (ties: the first file and line in byte order); 0 when none was ignored.
+func (t *IgnoreTally) Top() (IgnoreRule, int) {
+	var best IgnoreRule
+	n := 0
+	for r, c := range t.counts {
+		if c > n || c == n && (r.File < best.File || r.File == best.File && r.Pattern < best.Pattern) {
+			best, n = r, c
+		}
+	}
+	return best, n
 }

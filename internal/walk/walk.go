@@ -168,11 +168,12 @@ import (
 
 // Options control which files are listed.
 type Options struct {
-	Hidden   bool     // include hidden files/dirs; ".git" is always skipped
-	NoIgnore bool     // ignore no file: no .gitignore, info/exclude, global excludes
-	Follow   bool     // follow symlinks met while walking; loops are detected
-	Include  []string // doublestar globs: when non-empty, a file or a directory above it must match one; "dir/" matches directories only
-	Exclude  []string // doublestar globs: a file or directory matching any is skipped; "dir/" matches directories only
+	Hidden   bool         // include hidden files/dirs; ".git" is always skipped
+	NoIgnore bool         // ignore no file: no .gitignore, info/exclude, global excludes
+	Follow   bool         // follow symlinks met while walking; loops are detected
+	Include  []string     // doublestar globs: when non-empty, a file or a directory above it must match one; "dir/" matches directories only
+	Exclude  []string     // doublestar globs: a file or directory matching any is skipped; "dir/" matches directories only
+	Ignored  *IgnoreTally // when not nil, counts what the ignore rules leave out, by rule
 }
 
 // File is one file to chunk.
