@@ -387,10 +387,15 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// startProgress shows a progress bar when stderr is a terminal.
+// startProgress shows a progress bar when stderr is a terminal and the
+// records go elsewhere: drawn on the terminal that shows the records, the
+// bar would mix into them.
 func (r *chunkRun) startProgress(total int) {
 	f, ok := r.s.Err.(*os.File)
 	if !r.cfg.progress || !ok || !isTerminal(f) || total < 2 {
+		return
+	}
+	if (r.cfg.output == "" || r.cfg.output == "-") && isTerminal(r.s.Out) {
 		return
 	}
 	r.bar = progressbar.NewOptions(total,
