@@ -631,14 +631,14 @@ func TestBadInputFaults(t *testing.T) {
 		if err := os.Symlink("..", filepath.Join("d", "sub", "up")); err != nil {
 			t.Fatal(err)
 		}
-		out, stderr, code := run(t, "", "chunk", "--no-ignore", "--follow", "d")
+		out, stderr, code := run(t, "", "chunk", "--no-ignore", "--follow", "--root", ".", "d")
 		badCheck(t, stderr, code, "castchunk: d/sub/up: symlink loop\n", 3)
 		if recs := badRecords(t, out); len(recs) != 2 || recs[0].Path != "d/a.py" || recs[1].Path != "d/sub/b.py" {
 			t.Fatalf("want the records of d/a.py and d/sub/b.py, got %s", out)
 		}
 		badVerify(t, dir, out, 2000)
 		// Without --follow the link is skipped silently.
-		out2, stderr, code := run(t, "", "chunk", "--no-ignore", "d")
+		out2, stderr, code := run(t, "", "chunk", "--no-ignore", "--root", ".", "d")
 		badCheck(t, stderr, code, "", 0)
 		if out2 != out {
 			t.Errorf("without --follow: different records")

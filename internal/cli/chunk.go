@@ -129,7 +129,7 @@ The record format and the exit statuses: see 'castchunk --help'.`,
 	f.BoolVar(&o.context, "context", false, "add each chunk's scope (the definitions around its start) and the definitions it holds")
 	f.StringVar(&o.tokenizer, "tokenizer", "", "add each chunk's token count for `NAME`: "+strings.Join(tokens.Names(), ", "))
 	f.IntVar(&o.maxTokens, "max-tokens", 0, "with --tokenizer, at most `N` tokens in a chunk (or in its text), besides --max-size (0: no limit)")
-	f.StringVar(&o.root, "root", "", "write paths relative to `DIR` (default: the top of the git repository holding the paths, else the current folder)")
+	f.StringVar(&o.root, "root", "", "write paths relative to `DIR` (default: the top of the git repository holding the paths; outside git, the one folder argument, else the current folder)")
 	f.BoolVar(&o.embedText, "embed-text", false, "add each chunk's text to embed: a header (path, scope) then the content; the budgets cover it")
 	f.StringVar(&o.embedHeader, "embed-header", string(enrich.DefaultHeader), "with --embed-text, the header's `FORMAT`: "+strings.Join(headerNames(), ", "))
 	completeValues(cmd, "method", method.Names())

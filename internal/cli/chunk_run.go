@@ -30,9 +30,9 @@ type chunkRun struct {
 	failed     bool // a chunker broke a guarantee: exit 1
 	fellBack   bool // a grammar failed on a file, chunked with the fallback: exit 4
 	bar        *progressbar.ProgressBar
-	listed     int // files listed for this run (this shard's, with --shard)
-	unsharded  int // files listed before --shard kept its own
-	records    int // records written
+	listed     int            // files listed for this run (this shard's, with --shard)
+	unsharded  int            // files listed before --shard kept its own
+	records    int            // records written
 	manifest   *manifest      // --manifest; nil when not asked for
 	unlisted   []walk.Warning // inputs the listing could not read, for the manifest
 

@@ -213,9 +213,9 @@ func interruptible(ctx context.Context, fn func() error) error {
 // named by flag) when it is one of the files listed. An earlier run's
 // output (records or a manifest, or still empty) is left out of the
 // inputs whatever its extension, as tar leaves out its own archive, so
-// that a rerun does not trip over it. Anything else would be replaced by
-// output made from itself: a usage error naming the flag, as is an
-// output named as an argument.
+// that a rerun does not trip over it; so is a file no grammar parses.
+// Source code would be replaced by output made from itself: a usage error
+// naming the flag, as is an output named as an argument.
 func dropOutput(flag, name string, jobs []pipeline.Job) ([]pipeline.Job, error) {
 	if name == "" || name == "-" {
 		return jobs, nil
@@ -235,7 +235,7 @@ func dropOutput(flag, name string, jobs []pipeline.Job) ([]pipeline.Job, error) 
 			continue
 		}
 		if in, err := os.Stat(j.OSPath); err == nil && os.SameFile(in, out) {
-			if j.Named || !earlierOutput(j.OSPath) {
+			if j.Named || j.Decision.Lang != nil && !earlierOutput(j.OSPath) {
 				return nil, usageError("%s %s is one of the files to chunk (%s): it would be replaced by what castchunk writes there; give %s another file",
 					flag, quoteName(name), quoteName(j.Path), flag)
 			}

@@ -84,7 +84,7 @@ records file could not be read; 130 interrupted.`,
 			return runVerify(cmd.Context(), o, args, s)
 		},
 	}
-	cmd.Flags().StringVar(&o.root, "root", "", "`DIR` the records' paths are relative to (default: as chunk's, the top of the git repository holding the current folder, else the current folder)")
+	cmd.Flags().StringVar(&o.root, "root", "", "`DIR` the records' paths are relative to (default: as chunk's for the current folder: the top of the git repository holding it, else the current folder)")
 	cmd.Flags().IntVar(&o.maxSize, "max-size", 0, "fail chunks larger than the budget `N` (0: no budget check)")
 	cmd.Flags().BoolVar(&o.strict, "strict", false, "accept only records exactly as castchunk writes them: no unknown field, fields in order, compact JSON")
 	cmd.Flags().StringVar(&o.maxFileSize, "max-file-size", "10MiB", "do not read files larger than `SIZE` (bytes, or with a unit: 512KiB, 64MiB; 0: no limit): such a file is a problem")
@@ -222,7 +222,7 @@ func tellMissing(out *lineWriter, missing []verify.Problem, files int, root stri
 		if err != nil {
 			abs = root
 		}
-		out.println(fmt.Sprintf("%d of the %d files the records name are missing under %s (%s, ...): the records look relative to another root; run verify from the folder chunk ran in, or give --root DIR",
+		out.println(fmt.Sprintf("%d of the %d files the records name are missing under %s (%s, ...): the records look relative to another root; give --root the folder chunk took its paths from (the top of the git repository; outside git, the one folder chunk was given: chunk DIR, verify --root DIR)",
 			len(missing), files, quoteName(abs), quoteName(missing[0].Path)))
 		return
 	}

@@ -126,15 +126,19 @@ type Pool struct {
 
 // Start starts a worker as Start does and keeps it; none after KillAll.
 func (p *Pool) Start(service string, init any) (*Worker, error) {
-	w, err := Start(service, init) // not under the lock: KillAll must not wait for a start
-	if err != nil {
-		return nil, err
-	}
+	// The handshake is not under the lock (KillAll must not wait for a
+	// start), but the process joins the pool as soon as it exists, so
+	// that KillAll kills a worker still starting too.
+	return start(service, init, p.join)
+}
+
+// join adds a worker just started to the pool; once the pool is closed,
+// it refuses it.
+func (p *Pool) join(w *Worker) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
-		w.Kill()
-		return nil, errors.New("the run is over")
+		return errors.New("the run is over")
 	}
 	live := p.workers[:0]
 	for _, o := range p.workers {
@@ -143,7 +147,7 @@ func (p *Pool) Start(service string, init any) (*Worker, error) {
 		}
 	}
 	p.workers = append(live, w)
-	return w, nil
+	return nil
 }
 
 // KillAll kills and reaps every worker of the pool, and lets no new one
@@ -162,6 +166,12 @@ func (p *Pool) KillAll() {
 // named service and sends it init, which the service reads first
 // (Conn.Init).
 func Start(service string, init any) (*Worker, error) {
+	return start(service, init, func(*Worker) error { return nil })
+}
+
+// start starts a worker, hands it to join as soon as its process exists
+// (a join that fails kills it), then says hello and sends init.
+func start(service string, init any, join func(*Worker) error) (*Worker, error) {
 	if IsWorker() {
 		return nil, errors.New("a worker cannot start workers")
 	}
@@ -184,6 +194,10 @@ func Start(service string, init any) (*Worker, error) {
 	}
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting a worker process: %w", err)
+	}
+	if err := join(w); err != nil {
+		w.Kill()
+		return nil, err
 	}
 	w.enc, w.dec = gob.NewEncoder(w.stdin), gob.NewDecoder(bufio.NewReaderSize(stdout, 64<<10))
 	var said string

@@ -11,13 +11,15 @@ import (
 // DefaultRoot is the folder records' paths are relative to when --root is
 // not given: the top of the git work tree that holds every one of paths
 // (files or folders, as given on the command line) when the repository
-// tracks them or would (none is ignored by its rules), else the current
-// directory. So a file gets the same path, and the same id, whether
-// castchunk runs from the repository's top, from a sub-folder, or with
-// absolute arguments; and a folder the repository ignores (a build
-// folder, an unrelated folder under a home directory kept in git) is not
-// written as a path of that repository. With no paths, the current
-// directory's work tree.
+// tracks them or would (none is ignored by its rules). So a file gets the
+// same path, and the same id, whether castchunk runs from the
+// repository's top, from a sub-folder, or with absolute arguments.
+// Otherwise (outside git, or a folder the repository ignores: a build
+// folder, an unrelated folder under a home directory kept in git) a single
+// folder argument is the root itself, so `chunk sr`, `cd sr && chunk .` and
+// `chunk /abs/sr` agree; with several arguments, or a file, the current
+// directory (--root says otherwise). With no paths, the current
+// directory's work tree, else the current directory.
 func DefaultRoot(paths []string) (string, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
@@ -29,12 +31,17 @@ func DefaultRoot(paths []string) (string, error) {
 			return "", err
 		}
 		dir := realPath(abs)
-		if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		fi, err := os.Stat(dir)
+		isDir := err == nil && fi.IsDir()
+		if err == nil && !isDir {
 			dir = filepath.Dir(dir)
 		}
 		r := findRepo(dir)
 		switch {
 		case r == nil, i > 0 && r.top != top, ignoredByRepo(r, realPath(abs)):
+			if len(paths) == 1 && isDir {
+				return abs, nil
+			}
 			return os.Getwd()
 		}
 		top = r.top
