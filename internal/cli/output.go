@@ -325,15 +325,24 @@ func openStreams(ctx context.Context, names []string, output string, s Streams) 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	out, err := openOutputCtx(ctx, output, s.Out)
+	out, err := openStreamOutput(ctx, output, s)
 	if err != nil {
 		closeAll()
-		if ctx.Err() != nil {
-			return nil, nil, nil, ctx.Err()
-		}
-		return nil, nil, nil, failure(fmt.Errorf("cannot write output: %w", err))
+		return nil, nil, nil, err
 	}
 	return inputs, out, closeAll, nil
+}
+
+// openStreamOutput opens the output of diff and merge: -o FILE, or stdout.
+func openStreamOutput(ctx context.Context, output string, s Streams) (*output, error) {
+	out, err := openOutputCtx(ctx, output, s.Out)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, failure(fmt.Errorf("cannot write output: %w", err))
+	}
+	return out, nil
 }
 
 // ctxWriter stops writing once ctx is done.

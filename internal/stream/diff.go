@@ -10,6 +10,12 @@ type DiffStats struct {
 	FilesAdded, FilesDeleted, FilesChanged, FilesSame int
 }
 
+// Old is the number of old's chunks: each was deleted, kept or relabelled.
+func (st DiffStats) Old() int { return st.Deleted + st.Unchanged + st.Relabelled }
+
+// New is the number of new's chunks: each was added, kept or relabelled.
+func (st DiffStats) New() int { return st.Added + st.Unchanged + st.Relabelled }
+
 // Change is one line of a diff: a chunk added (its record as read) or
 // deleted (its id and path).
 type Change struct {

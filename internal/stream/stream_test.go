@@ -49,6 +49,9 @@ func TestDiff(t *testing.T) {
 	if st != wantSt {
 		t.Errorf("stats %+v, want %+v", st, wantSt)
 	}
+	if st.Old() != 5 || st.New() != 5 {
+		t.Errorf("Old() %d, New() %d: want 5 and 5 (the records of each input)", st.Old(), st.New())
+	}
 }
 
 // TestDiffRelabelled: a chunk whose id both outputs have but whose
