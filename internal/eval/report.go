@@ -22,8 +22,33 @@ type Report struct {
 	Baseline    string       `json:"baseline"`
 	Files       Files        `json:"files"`
 	Sources     []Source     `json:"sources"`
+	Shallow     *Shallow     `json:"shallow,omitempty"`
 	Verdict     Verdict      `json:"verdict"`
 	Definitions []Definition `json:"definitions"`
+}
+
+// Shallow is what a shallow clone (git clone --depth N, CI's default
+// checkout) cost the git queries: the history ended after Commits
+// commits, Missing of those --from-git asked for were not there to read,
+// and Fallback completion queries were drawn instead (0: none).
+type Shallow struct {
+	Commits  int `json:"commits"`
+	Missing  int `json:"missing"`
+	Fallback int `json:"fallback"`
+}
+
+// Hint is the note for people: what was missing and how to fetch it.
+func (s *Shallow) Hint() string {
+	commits := "commits"
+	if s.Commits == 1 {
+		commits = "commit"
+	}
+	msg := fmt.Sprintf("a shallow clone: the history ends after %d %s, so %d of the commits --from-git asks for could not be read; "+
+		"fetch them with git fetch --unshallow (GitHub Actions: actions/checkout with fetch-depth: 0)", s.Commits, commits, s.Missing)
+	if s.Fallback > 0 {
+		msg += fmt.Sprintf("; measuring with --completion %d as well", s.Fallback)
+	}
+	return msg
 }
 
 // Verdict is what the report recommends: the configuration measurably
