@@ -461,7 +461,8 @@ func allDefinitions(opt *Options) []Definition {
 		{"IdRecall", "the share of the gold's distinct identifiers (identifier runs of 2 or more characters not starting with a digit, case-sensitive) " +
 			"that the context holds as identifiers."},
 		{"Files", "the commit's tracked regular files under PATH (a plain folder: the files castchunk chunk lists) with a grammar by name, " +
-			"not hidden, not vendored; generated, binary, non-UTF-8 and too large files skipped as castchunk chunk skips them."},
+			"not hidden, not vendored; generated, binary, non-UTF-8 and too large files skipped as castchunk chunk skips them; " +
+			"chunk's selection flags (--include, --exclude, --hidden, --all-text, ...) change this as they change what chunk writes."},
 		{"Statistics", fmt.Sprintf("mean over queries; 95%% interval: the 2.5th and 97.5th percentiles of the means of %d resamples of the queries "+
 			"with replacement (SplitMix64 seeded by --seed %d); Δ: the paired difference with the baseline, on the same resamples; chunks: the mean "+
 			"number of chunks in the queries' indexes.", opt.Resamples, opt.Seed)},
