@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -151,6 +153,7 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 	}
 	v.Finish()
 	tellMissing(out, missing, v.Files, v.Root)
+	tellHeaders(out, v.Explained)
 	out.println(fmt.Sprintf("verified %d records of %d files: %d problems", v.Records, v.Files, v.Problems))
 	if out.err != nil {
 		if closedPipe(out.err) {
@@ -243,6 +246,23 @@ func tellMissing(out *lineWriter, missing []verify.Problem, files int, root stri
 	}
 	for _, p := range missing {
 		out.println(problemLine(p))
+	}
+}
+
+// tellHeaders names the --embed-header that would explain the headers
+// verify refused: one line per format, most records first.
+func tellHeaders(out *lineWriter, explained map[enrich.HeaderFormat]int) {
+	var formats []enrich.HeaderFormat
+	for f := range explained {
+		formats = append(formats, f)
+	}
+	slices.SortFunc(formats, func(a, b enrich.HeaderFormat) int {
+		return cmp.Or(explained[b]-explained[a], strings.Compare(string(a), string(b)))
+	})
+	for _, f := range formats {
+		n := explained[f]
+		out.println(fmt.Sprintf("%d %s the header --embed-header %s writes: made with chunk --embed-header %s? pass it to verify",
+			n, plural(n, "record's text has", "records' texts have"), f, f))
 	}
 }
 
