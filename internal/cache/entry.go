@@ -208,23 +208,9 @@ func (r *reader) extras(n int) []record.Extra {
 		r.fail()
 		return nil
 	}
-	strs := make([]string, r.count(2))
-	prev := ""
-	for i := range strs {
-		shared := r.uvarint()
-		rest := r.bytes(r.uvarint())
-		if shared > uint64(len(prev)) {
-			r.fail()
-		}
-		if r.err != nil {
-			return nil
-		}
-		var s strings.Builder
-		s.Grow(int(shared) + len(rest))
-		s.WriteString(prev[:shared])
-		s.Write(rest)
-		strs[i] = s.String()
-		prev = strs[i]
+	strs := r.stringTable()
+	if r.err != nil {
+		return nil
 	}
 	str := func() string {
 		i := r.uvarint()
@@ -281,6 +267,30 @@ func (r *reader) extras(n int) []record.Extra {
 		}
 	}
 	return extras
+}
+
+// stringTable reads the sorted, prefix-coded strings of appendExtras; nil
+// (and r failed) when they are damaged.
+func (r *reader) stringTable() []string {
+	strs := make([]string, r.count(2))
+	prev := ""
+	for i := range strs {
+		shared := r.uvarint()
+		rest := r.bytes(r.uvarint())
+		if shared > uint64(len(prev)) {
+			r.fail()
+		}
+		if r.err != nil {
+			return nil
+		}
+		var s strings.Builder
+		s.Grow(int(shared) + len(rest))
+		s.WriteString(prev[:shared])
+		s.Write(rest)
+		strs[i] = s.String()
+		prev = strs[i]
+	}
+	return strs
 }
 
 // reader decodes an entry body, remembering the first error.

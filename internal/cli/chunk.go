@@ -28,17 +28,12 @@ import (
 type chunkOptions struct {
 	method       string
 	maxSize      int
-	methodFlags  map[string]*int // every method's own options, by flag name
+	chunking     chunkingFlags // the methods' own options, --tokenizer, --max-tokens
+	selection    selectionFlags
 	lang         string
 	stdinPath    string
 	filesFrom    string
 	null         bool
-	hidden       bool
-	noIgnore     bool
-	follow       bool
-	include      []string
-	exclude      []string
-	maxFileSize  string
 	jobs         int
 	output       string
 	manifest     string
@@ -50,12 +45,7 @@ type chunkOptions struct {
 	shard        string
 	cacheDir     string
 	cacheMax     string
-	allText      bool
-	generated    bool
-	vendored     bool
 	context      bool
-	tokenizer    string
-	maxTokens    int
 	embedText    bool
 	embedHeader  string
 	root         string
@@ -63,7 +53,7 @@ type chunkOptions struct {
 }
 
 func newChunkCmd(s Streams) *cobra.Command {
-	o := &chunkOptions{methodFlags: map[string]*int{}}
+	o := &chunkOptions{}
 	cmd := &cobra.Command{
 		Use:   "chunk [PATH...]",
 		Short: "Chunk files and folders into JSON Lines on stdout",
@@ -94,23 +84,12 @@ The record format and the exit statuses: see 'castchunk --help'.`,
 	f := cmd.Flags()
 	f.StringVarP(&o.method, "method", "m", method.Default().Name, "chunking `METHOD`: "+methodSummaries())
 	f.IntVar(&o.maxSize, "max-size", 2000, "the budget: at most `N` non-whitespace characters in a chunk")
-	for _, m := range method.All() {
-		for _, opt := range m.Options {
-			if f.Lookup(opt.Name) == nil {
-				o.methodFlags[opt.Name] = f.Int(opt.Name, opt.Default, m.Name+": "+optionUsage(opt.Help))
-			}
-		}
-	}
+	o.chunking.register(f)
+	o.selection.register(f)
 	f.StringVar(&o.lang, "lang", "", "parse the named files (or stdin) as `LANGUAGE` ("+strings.Join(lang.Names(), ", ")+"), whatever their extension")
 	f.StringVar(&o.stdinPath, "stdin-path", "", "with PATH -, the `NAME` written as the records' path (default <stdin>)")
 	f.StringVar(&o.filesFrom, "files-from", "", "read the paths to chunk from `FILE`, one per line (- for stdin)")
 	f.BoolVarP(&o.null, "null", "0", false, "with --files-from, paths are separated by NUL bytes")
-	f.BoolVar(&o.hidden, "hidden", false, "include hidden files and folders (.git is always skipped)")
-	f.BoolVar(&o.noIgnore, "no-ignore", false, "do not honour .gitignore, .git/info/exclude or the global excludes file")
-	f.BoolVarP(&o.follow, "follow", "L", false, "follow symbolic links")
-	f.StringArrayVar(&o.include, "include", nil, "only chunk paths matching `GLOB` (gitignore-like: ** allowed, dir/ for folders; repeatable)")
-	f.StringArrayVar(&o.exclude, "exclude", nil, "skip paths matching `GLOB` (gitignore-like: ** allowed, dir/ for folders; repeatable)")
-	f.StringVar(&o.maxFileSize, "max-file-size", "10MiB", "skip files larger than `SIZE` (bytes, or with a unit: 512KiB, 64MiB; 0: no limit)")
 	f.IntVarP(&o.jobs, "jobs", "j", runtime.NumCPU(), "chunk `N` files in parallel")
 	f.StringVarP(&o.output, "output", "o", "", "write the records to `FILE` (atomically) instead of stdout")
 	f.StringVar(&o.manifest, "manifest", "", "write one JSON object per file met to `FILE` (atomically): its path, status (chunked, or why it was left out), language, chunks, syntax errors")
@@ -123,12 +102,7 @@ The record format and the exit statuses: see 'castchunk --help'.`,
 	f.StringVar(&o.cacheDir, "cache", os.Getenv(cacheEnv), "remember chunks in `DIR` and reuse them for unchanged files (default $"+cacheEnv+")")
 	f.StringVar(&o.cacheMax, "cache-max-size", "256MiB", "prune the cache to `SIZE` after a run, least recently used entries first")
 	f.StringVar(&o.shard, "shard", "", "chunk only shard `K/N` (1 <= K <= N): the files whose path hashes to it")
-	f.BoolVar(&o.allText, "all-text", false, "also chunk text files no grammar parses (.txt, .rst, Dockerfile, ...) with sliding windows")
-	f.BoolVar(&o.generated, "include-generated", false, "also chunk generated files (lock files, minified bundles, \"DO NOT EDIT\" output)")
-	f.BoolVar(&o.vendored, "include-vendored", false, "also chunk vendored files (vendor/, node_modules/, third_party/, ...)")
 	f.BoolVar(&o.context, "context", false, "add each chunk's scope (the definitions around its start) and the definitions it holds")
-	f.StringVar(&o.tokenizer, "tokenizer", "", "add each chunk's token count for `NAME`: "+strings.Join(tokens.Names(), ", "))
-	f.IntVar(&o.maxTokens, "max-tokens", 0, "with --tokenizer, at most `N` tokens in a chunk (or in its text), besides --max-size (0: no limit)")
 	f.StringVar(&o.root, "root", "", "write paths relative to `DIR` (default: the top of the git repository holding the paths; outside git, the one folder argument, else the current folder)")
 	f.BoolVar(&o.embedText, "embed-text", false, "add each chunk's text to embed: a header (path, scope) then the content; the budgets cover it")
 	f.StringVar(&o.embedHeader, "embed-header", string(enrich.DefaultHeader), "with --embed-text, the header's `FORMAT`: "+strings.Join(headerNames(), ", "))
@@ -206,9 +180,9 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 	if o.parseTimeout < 0 {
 		return nil, usageError("--parse-timeout must not be negative")
 	}
-	limit, err := bytesize.Parse(o.maxFileSize)
+	policy, walkOpts, err := o.selection.check()
 	if err != nil {
-		return nil, usageError("--max-file-size: %v", err)
+		return nil, err
 	}
 	cfg := &chunkConfig{
 		args: args, output: o.output, manifest: o.manifest, stats: o.stats,
@@ -234,19 +208,16 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 			return nil, usageError("--cache-max-size: %v", err)
 		}
 	}
-	cfg.pipeline = pipeline.Config{Jobs: o.jobs, Setup: setup, ParseTimeout: o.parseTimeout, InProcess: o.inProcess, Plan: plan.Policy{
-		Lang: lang.ByName(o.lang), Text: o.allText, KeepGenerated: o.generated, KeepVendored: o.vendored, MaxFileSize: limit,
-	}}
+	policy.Lang = lang.ByName(o.lang)
+	cfg.pipeline = pipeline.Config{Jobs: o.jobs, Setup: setup, ParseTimeout: o.parseTimeout, InProcess: o.inProcess, Plan: policy}
 	if cfg.pipeline.Enrich, err = o.embed(); err != nil {
 		return nil, err
 	}
 	if cfg.schema, err = record.Select(record.OptionalFor(func(flag string) bool { return given(cmd, flag) })...); err != nil {
 		return nil, err
 	}
-	cfg.walk = walk.Options{
-		Hidden: o.hidden, NoIgnore: o.noIgnore, Follow: o.follow,
-		Include: o.include, Exclude: o.exclude, Ignored: &walk.IgnoreTally{},
-	}
+	cfg.walk = walkOpts
+	cfg.walk.Ignored = &walk.IgnoreTally{}
 	if slices.Contains(args, "-") {
 		cfg.stdin, err = o.stdinJob(args, stdin, cfg.pipeline)
 		return cfg, err
@@ -286,7 +257,7 @@ func (o *chunkOptions) rebase(args []string) (*walk.Rebase, error) {
 // embed checks --context, --tokenizer, --max-tokens, --embed-text and
 // --embed-header.
 func (o *chunkOptions) embed() (enrich.Options, error) {
-	opt := enrich.Options{Context: o.context, MaxTokens: o.maxTokens, Text: o.embedText}
+	opt := enrich.Options{Context: o.context, Text: o.embedText}
 	header, err := enrich.ParseHeader(o.embedHeader)
 	if err != nil {
 		return opt, usageError("--embed-header: %v", err)
@@ -296,22 +267,8 @@ func (o *chunkOptions) embed() (enrich.Options, error) {
 	} else if o.embedHeader != string(enrich.DefaultHeader) {
 		return opt, usageError("--embed-header needs --embed-text")
 	}
-	if o.tokenizer != "" {
-		e, err := tokens.Load(o.tokenizer)
-		if err != nil {
-			return opt, usageError("--tokenizer: %v", err)
-		}
-		opt.Encoding = e
-	}
-	switch {
-	case o.maxTokens < 0:
-		return opt, usageError("--max-tokens must not be negative, got %d", o.maxTokens)
-	case o.maxTokens > 0 && opt.Encoding == nil:
-		return opt, usageError("--max-tokens needs --tokenizer (%s): tokens are counted with it", strings.Join(tokens.Names(), ", "))
-	case o.maxTokens > 0 && o.maxTokens < minMaxTokens:
-		return opt, usageError("--max-tokens must be at least %d (one character can take 4 tokens), got %d", minMaxTokens, o.maxTokens)
-	}
-	return opt, nil
+	err = o.chunking.tokenBudget(&opt)
+	return opt, err
 }
 
 // minMaxTokens is the smallest --max-tokens: room for a character of four
@@ -332,17 +289,10 @@ func (o *chunkOptions) setup(cmd *cobra.Command) (chunk.Setup, error) {
 	if m == nil {
 		return chunk.Setup{}, usageError("unknown method %q: want %s", o.method, strings.Join(method.Names(), " or "))
 	}
-	setup := chunk.Setup{Method: m, Budget: o.maxSize, Values: chunk.Values{}}
-	for _, other := range method.All() {
-		for _, opt := range other.Options {
-			if !cmd.Flags().Changed(opt.Name) {
-				continue
-			}
-			if !m.Declares(opt.Name) {
-				return setup, usageError("--%s needs --method %s", opt.Name, other.Name)
-			}
-			setup.Values[opt.Name] = *o.methodFlags[opt.Name]
-		}
+	setup := chunk.Setup{Method: m, Budget: o.maxSize}
+	var err error
+	if setup.Values, err = o.chunking.values(cmd.Flags(), []*chunk.Method{m}); err != nil {
+		return setup, err
 	}
 	if err := setup.Check(); err != nil {
 		return setup, usageError("%v", err)

@@ -15,34 +15,36 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/castchunk/castchunk/internal/bytesize"
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/enrich"
 	"github.com/castchunk/castchunk/internal/eval"
 	"github.com/castchunk/castchunk/internal/method"
+	"github.com/castchunk/castchunk/internal/tokens"
+	"github.com/castchunk/castchunk/internal/walk"
 )
 
 // evalOptions are the flags of `castchunk eval`.
 type evalOptions struct {
-	methods     []string
-	sizes       []int
-	contexts    []string
-	baseline    string
-	budget      int
-	fromGit     int
-	completion  int
-	rev         string
-	seed        uint64
-	resamples   int
-	minWords    int
-	maxFiles    int
-	maxFileSize string
-	jobs        int
-	json        bool
-	noProgress  bool
-	retrievers  []string
-	headers     []string
-	embed       embedFlags
+	methods    []string
+	sizes      []int
+	contexts   []string
+	baseline   string
+	budget     int
+	fromGit    int
+	completion int
+	rev        string
+	seed       uint64
+	resamples  int
+	minWords   int
+	maxFiles   int
+	selection  selectionFlags // chunk's, declared once
+	chunking   chunkingFlags  // chunk's, declared once
+	jobs       int
+	json       bool
+	noProgress bool
+	retrievers []string
+	headers    []string
+	embed      embedFlags
 }
 
 // Defaults of castchunk eval.
@@ -52,12 +54,8 @@ const (
 	maxResamples             = 100000
 )
 
-func newEvalCmd(s Streams) *cobra.Command {
-	o := &evalOptions{}
-	cmd := &cobra.Command{
-		Use:   "eval [PATH]",
-		Short: "Measure which chunking method and size retrieve best on a repository",
-		Long: `Measure, on the repository at PATH (default: the current folder), how well
+// evalLong is eval's --help.
+const evalLong = `Measure, on the repository at PATH (default: the current folder), how well
 each chunking configuration retrieves: for every --method, --max-size,
 --context (and --embed-header) asked, chunk the files in memory exactly as
 'castchunk chunk' does, index the chunks for each --retriever (bm25; with
@@ -77,12 +75,23 @@ Queries:
                    not from the work tree); gold: the lines the commit
                    removes or changes. Metrics: LineRecall, the share of the
                    gold lines in the context; FileHit, a gold file in it.
+                   On a shallow clone (git clone --depth N, CI's default)
+                   whose history ends first, eval says on stderr how many
+                   it could not read and how to fetch them, and unless
+                   --completion is given adds 100 completion queries.
   --completion N   N functions and methods drawn at random (default 0; 100
                    in a folder that is not a git repository): the 20
                    non-blank lines above the body against the tree without
                    the rest of the function's file; gold: the body. Metrics:
                    AnsLine, the share of the body's non-trivial lines the
                    context holds; IdRecall, the share of its identifiers.
+
+The selection flags (--include, --exclude, --hidden, --all-text,
+--include-generated, --include-vendored, --max-file-size) and the chunking
+flags (--tokenizer, --max-tokens, the methods' own options) are chunk's:
+eval measures the files and chunks chunk writes with them. In a git
+repository eval reads the commits' trees, so --no-ignore and --follow
+change only a plain folder's listing.
 
 The report gives, per configuration and kind of query, each metric's mean
 with its 95% bootstrap interval, and the paired difference with the
@@ -94,7 +103,14 @@ with every report: the same repository, commit, --seed and embedder give
 the same numbers, and --json the same bytes.
 
 Exit status: 0 report printed; 1 failure (an embedder that fails too), or
-no query kept; 2 usage error; 130 interrupted.`,
+no query kept; 2 usage error; 130 interrupted.`
+
+func newEvalCmd(s Streams) *cobra.Command {
+	o := &evalOptions{}
+	cmd := &cobra.Command{
+		Use:   "eval [PATH]",
+		Short: "Measure which chunking method and size retrieve best on a repository",
+		Long:  evalLong,
 		Example: `  castchunk eval
   castchunk eval --from-git 200 --max-size 500,1000,2000 ~/src/app
   castchunk eval --completion 300 --from-git 0 --method cast --context on
@@ -109,6 +125,13 @@ no query kept; 2 usage error; 130 interrupted.`,
 			return runEval(cmd.Context(), o, opt, s)
 		},
 	}
+	o.register(cmd)
+	return cmd
+}
+
+// register declares eval's flags: its own, then those it shares with
+// chunk.
+func (o *evalOptions) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringSliceVarP(&o.methods, "method", "m", method.Names(), "the chunking `METHODS` to measure, comma-separated: "+strings.Join(method.Names(), ", "))
 	f.IntSliceVar(&o.sizes, "max-size", []int{1000, 2000}, "the budgets to measure, in non-whitespace characters: `N,...`")
@@ -124,16 +147,17 @@ no query kept; 2 usage error; 130 interrupted.`,
 	f.IntVar(&o.resamples, "resamples", 1000, "`N` bootstrap resamples for the 95% intervals")
 	f.IntVar(&o.minWords, "min-words", 3, "skip commits whose message has fewer than `N` words")
 	f.IntVar(&o.maxFiles, "max-files", 10, "skip commits that change more than `N` indexed files")
-	f.StringVar(&o.maxFileSize, "max-file-size", "10MiB", "leave out files larger than `SIZE`, as castchunk chunk does")
 	f.IntVarP(&o.jobs, "jobs", "j", runtime.NumCPU(), "chunk `N` files in parallel")
 	f.BoolVar(&o.json, "json", false, "print the report as one JSON document")
 	f.BoolVar(&o.noProgress, "no-progress", false, "never show the progress bar (it only shows when stderr is a terminal)")
 	o.embed.register(cmd)
+	o.selection.register(f)
+	o.chunking.register(f)
 	completeValues(cmd, "method", method.Names())
 	completeValues(cmd, "retriever", eval.Retrievers())
 	completeValues(cmd, "embed-header", headerNames())
 	completeValues(cmd, "context", []string{"off", "on", "off,on"})
-	return cmd
+	completeValues(cmd, "tokenizer", tokens.Names())
 }
 
 // options checks the flags and the path and turns them into an evaluation.
@@ -147,42 +171,14 @@ func (o *evalOptions) options(cmd *cobra.Command, args []string) (*eval.Options,
 	}
 	opt := &eval.Options{Path: path, Rev: o.rev, Budget: o.budget, Seed: o.seed, Resamples: o.resamples,
 		MinWords: o.minWords, MaxFiles: o.maxFiles, Jobs: o.jobs}
-	var err error
-	if opt.MaxFileSize, err = bytesize.Parse(o.maxFileSize); err != nil {
-		return nil, usageError("--max-file-size: %v", err)
+	if err := o.shared(opt); err != nil {
+		return nil, err
 	}
-	switch {
-	case o.budget < 1:
-		return nil, usageError("--budget must be at least 1, got %d", o.budget)
-	case o.fromGit < 0:
-		return nil, usageError("--from-git must not be negative, got %d", o.fromGit)
-	case o.completion < 0:
-		return nil, usageError("--completion must not be negative, got %d", o.completion)
-	case o.resamples < 0 || o.resamples > maxResamples:
-		return nil, usageError("--resamples must be between 0 and %d, got %d", maxResamples, o.resamples)
-	case o.minWords < 0:
-		return nil, usageError("--min-words must not be negative, got %d", o.minWords)
-	case o.maxFiles < 1:
-		return nil, usageError("--max-files must be at least 1, got %d", o.maxFiles)
-	case o.jobs < 1 || o.jobs > maxJobs:
-		return nil, usageError("--jobs must be between 1 and %d, got %d", maxJobs, o.jobs)
+	if err := o.checkNumbers(); err != nil {
+		return nil, err
 	}
-	inRepo := eval.IsRepo(cmd.Context(), path)
-	opt.FromGit, opt.Completion = o.fromGit, o.completion
-	if !cmd.Flags().Changed("from-git") && !cmd.Flags().Changed("completion") {
-		if inRepo {
-			opt.FromGit = defaultGitQueries
-		} else {
-			opt.Completion = defaultCompletionQueries
-		}
-	}
-	switch {
-	case opt.FromGit == 0 && opt.Completion == 0:
-		return nil, usageError("nothing to measure: --from-git and --completion are both 0")
-	case opt.FromGit > 0 && !inRepo:
-		return nil, usageError("%s is not in a git repository: --from-git needs one (use --completion)", quoteName(path))
-	case cmd.Flags().Changed("rev") && !inRepo:
-		return nil, usageError("--rev needs a git repository")
+	if err := o.querySources(cmd, opt, eval.IsRepo(cmd.Context(), path)); err != nil {
+		return nil, err
 	}
 	if err := o.embed.check(cmd); err != nil {
 		return nil, err
@@ -190,6 +186,7 @@ func (o *evalOptions) options(cmd *cobra.Command, args []string) (*eval.Options,
 	if !cmd.Flags().Changed("retriever") && o.embed.url != "" {
 		o.retrievers = eval.Retrievers()
 	}
+	var err error
 	if opt.Configs, err = o.configs(); err != nil {
 		return nil, err
 	}
@@ -199,6 +196,9 @@ func (o *evalOptions) options(cmd *cobra.Command, args []string) (*eval.Options,
 	if !cmd.Flags().Changed("baseline") {
 		opt.Baseline.Retriever = eval.RetrieverBM25 // one reference for every retriever: sliding windows with BM25
 	}
+	if err := o.methodValues(cmd, opt); err != nil {
+		return nil, err
+	}
 	if o.embed.url == "" {
 		for _, r := range append(slices.Clone(o.retrievers), opt.Baseline.Retriever) {
 			if r = strings.TrimSpace(r); r == eval.RetrieverDense || r == eval.RetrieverHybrid {
@@ -207,6 +207,70 @@ func (o *evalOptions) options(cmd *cobra.Command, args []string) (*eval.Options,
 		}
 	}
 	return opt, nil
+}
+
+// checkNumbers checks eval's numeric flags.
+func (o *evalOptions) checkNumbers() error {
+	switch {
+	case o.budget < 1:
+		return usageError("--budget must be at least 1, got %d", o.budget)
+	case o.fromGit < 0:
+		return usageError("--from-git must not be negative, got %d", o.fromGit)
+	case o.completion < 0:
+		return usageError("--completion must not be negative, got %d", o.completion)
+	case o.resamples < 0 || o.resamples > maxResamples:
+		return usageError("--resamples must be between 0 and %d, got %d", maxResamples, o.resamples)
+	case o.minWords < 0:
+		return usageError("--min-words must not be negative, got %d", o.minWords)
+	case o.maxFiles < 1:
+		return usageError("--max-files must be at least 1, got %d", o.maxFiles)
+	case o.jobs < 1 || o.jobs > maxJobs:
+		return usageError("--jobs must be between 1 and %d, got %d", maxJobs, o.jobs)
+	}
+	return nil
+}
+
+// shared checks the flags eval shares with chunk into opt.
+func (o *evalOptions) shared(opt *eval.Options) error {
+	var err error
+	if opt.Select, opt.Walk, err = o.selection.check(); err != nil {
+		return err
+	}
+	if _, err := walk.NewFilter(opt.Walk); err != nil {
+		return usageError("%v", err)
+	}
+	var budget enrich.Options
+	if err := o.chunking.tokenBudget(&budget); err != nil {
+		return err
+	}
+	opt.Encoding, opt.MaxTokens = budget.Encoding, budget.MaxTokens
+	return nil
+}
+
+// querySources settles how many queries of each kind are asked for: by
+// default git's in a repository (and completion's on a shallow clone
+// whose history runs out first), completion's outside one.
+func (o *evalOptions) querySources(cmd *cobra.Command, opt *eval.Options, inRepo bool) error {
+	opt.FromGit, opt.Completion = o.fromGit, o.completion
+	if !cmd.Flags().Changed("completion") {
+		opt.CompletionFallback = defaultCompletionQueries
+	}
+	if !cmd.Flags().Changed("from-git") && !cmd.Flags().Changed("completion") {
+		if inRepo {
+			opt.FromGit = defaultGitQueries
+		} else {
+			opt.Completion = defaultCompletionQueries
+		}
+	}
+	switch {
+	case opt.FromGit == 0 && opt.Completion == 0:
+		return usageError("nothing to measure: --from-git and --completion are both 0")
+	case opt.FromGit > 0 && !inRepo:
+		return usageError("%s is not in a git repository: --from-git needs one (use --completion)", quoteName(opt.Path))
+	case cmd.Flags().Changed("rev") && !inRepo:
+		return usageError("--rev needs a git repository")
+	}
+	return nil
 }
 
 // configs are every combination of --method, --max-size and --context.
@@ -262,6 +326,26 @@ func (o *evalOptions) configs() ([]eval.Config, error) {
 		return nil, usageError("no configuration to measure: --method, --max-size, --context and --retriever need a value each")
 	}
 	return cs, nil
+}
+
+// methodValues checks the methods' own options (chunk's --overlap-lines,
+// ...) against the methods measured, baselines included, into opt.
+func (o *evalOptions) methodValues(cmd *cobra.Command, opt *eval.Options) error {
+	ms := []*chunk.Method{method.ByName(opt.Baseline.Method)}
+	for _, c := range opt.Configs {
+		ms = append(ms, method.ByName(c.Method))
+	}
+	var err error
+	if opt.Values, err = o.chunking.values(cmd.Flags(), ms); err != nil {
+		return err
+	}
+	for _, c := range opt.Configs {
+		m := method.ByName(c.Method)
+		if err := (chunk.Setup{Method: m, Budget: c.MaxSize, Values: opt.ValuesFor(m)}).Check(); err != nil {
+			return usageError("%v", err)
+		}
+	}
+	return nil
 }
 
 func dedupe[T comparable](xs []T) []T {
@@ -362,6 +446,9 @@ func runEval(ctx context.Context, o *evalOptions, opt *eval.Options, s Streams) 
 			return usageError("%v", ue.Err)
 		}
 		return failure(err)
+	}
+	if rep.Shallow != nil {
+		fmt.Fprintf(s.Err, "castchunk: %s is %s\n", quoteName(opt.Path), rep.Shallow.Hint())
 	}
 	if o.json {
 		err = rep.WriteJSON(s.Out)

@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -128,29 +130,9 @@ func (o *verifyOptions) counter() (*tokens.Counter, error) {
 }
 
 func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) error {
-	if o.maxSize < 0 {
-		return usageError("--max-size must not be negative")
-	}
-	limit, err := bytesize.Parse(o.maxFileSize)
-	if err != nil {
-		return usageError("--max-file-size: %v", err)
-	}
-	if o.lang != "" && lang.ByName(o.lang) == nil {
-		return usageError("unknown language %q: want one of %s", o.lang, strings.Join(lang.Names(), ", "))
-	}
-	counter, err := o.counter()
+	v, err := o.verifier()
 	if err != nil {
 		return err
-	}
-	header, err := enrich.ParseHeader(o.embedHeader)
-	if err != nil {
-		return usageError("--embed-header: %v", err)
-	}
-	root := o.root
-	if root == "" {
-		if root, err = walk.DefaultRoot(nil); err != nil {
-			return failure(fmt.Errorf("cannot find the root: %w", err))
-		}
 	}
 	in, name, closeIn, err := openRecords(ctx, args, s.In)
 	if err != nil {
@@ -159,22 +141,73 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 	defer closeIn()
 	out := newLineWriter(s.Out)
 	var missing []verify.Problem // files the records name that are not under the root
-	v := &verify.Verifier{
+	v.Report = func(p verify.Problem) {
+		if p.Missing {
+			missing = append(missing, p) // told at the end: one line when most are missing
+			return
+		}
+		out.println(problemLine(p))
+	}
+	if err := o.readAll(ctx, v, in, name, out); err != nil {
+		return err
+	}
+	v.Finish()
+	tellMissing(out, missing, v.Files, v.Root)
+	tellHeaders(out, v.Explained)
+	out.println(fmt.Sprintf("verified %d records of %d files: %d problems", v.Records, v.Files, v.Problems))
+	if out.err != nil {
+		if closedPipe(out.err) {
+			return nil
+		}
+		return failure(out.err)
+	}
+	if v.Problems > 0 {
+		return &exitError{code: ExitFailure}
+	}
+	return nil
+}
+
+// verifier checks the flags and turns them into a Verifier, its Report
+// still to set.
+func (o *verifyOptions) verifier() (*verify.Verifier, error) {
+	if o.maxSize < 0 {
+		return nil, usageError("--max-size must not be negative")
+	}
+	limit, err := bytesize.Parse(o.maxFileSize)
+	if err != nil {
+		return nil, usageError("--max-file-size: %v", err)
+	}
+	if o.lang != "" && lang.ByName(o.lang) == nil {
+		return nil, usageError("unknown language %q: want one of %s", o.lang, strings.Join(lang.Names(), ", "))
+	}
+	counter, err := o.counter()
+	if err != nil {
+		return nil, err
+	}
+	header, err := enrich.ParseHeader(o.embedHeader)
+	if err != nil {
+		return nil, usageError("--embed-header: %v", err)
+	}
+	root := o.root
+	if root == "" {
+		if root, err = walk.DefaultRoot(nil); err != nil {
+			return nil, failure(fmt.Errorf("cannot find the root: %w", err))
+		}
+	}
+	return &verify.Verifier{
 		Root: root, AllowOutsideRoot: o.allowOutsideRoot, MaxFileSize: limit, Lang: o.lang, Budget: o.maxSize,
 		Tokens: counter, MaxTokens: o.maxTokens, Header: header,
-		Report: func(p verify.Problem) {
-			if p.Missing {
-				missing = append(missing, p) // told at the end: one line when most are missing
-				return
-			}
-			out.println(problemLine(p))
-		},
-	}
+	}, nil
+}
+
+// readAll decodes every record of in and adds it to v; a line that is not
+// a record is a problem, printed to out.
+func (o *verifyOptions) readAll(ctx context.Context, v *verify.Verifier, in io.Reader, name string, out *lineWriter) error {
 	dec := record.NewDecoder(in)
 	dec.Schema = record.All() // the optional fields too: text and tokens are checked
 	dec.Strict = o.strict
-	dec.MaxFileSize = limit // the line limit and its message are diff's and merge's too
-	if limit == 0 {
+	dec.MaxFileSize = v.MaxFileSize // the line limit and its message are diff's and merge's too
+	if v.MaxFileSize == 0 {
 		dec.MaxFileSize = -1 // no limit
 	}
 	var rec record.Record
@@ -194,22 +227,7 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 		}
 		v.Add(&rec)
 	}
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	v.Finish()
-	tellMissing(out, missing, v.Files, root)
-	out.println(fmt.Sprintf("verified %d records of %d files: %d problems", v.Records, v.Files, v.Problems))
-	if out.err != nil {
-		if closedPipe(out.err) {
-			return nil
-		}
-		return failure(out.err)
-	}
-	if v.Problems > 0 {
-		return &exitError{code: ExitFailure}
-	}
-	return nil
+	return ctx.Err()
 }
 
 // tellMissing prints the files the records name that are missing under
@@ -228,6 +246,23 @@ func tellMissing(out *lineWriter, missing []verify.Problem, files int, root stri
 	}
 	for _, p := range missing {
 		out.println(problemLine(p))
+	}
+}
+
+// tellHeaders names the --embed-header that would explain the headers
+// verify refused: one line per format, most records first.
+func tellHeaders(out *lineWriter, explained map[enrich.HeaderFormat]int) {
+	var formats []enrich.HeaderFormat
+	for f := range explained {
+		formats = append(formats, f)
+	}
+	slices.SortFunc(formats, func(a, b enrich.HeaderFormat) int {
+		return cmp.Or(explained[b]-explained[a], strings.Compare(string(a), string(b)))
+	})
+	for _, f := range formats {
+		n := explained[f]
+		out.println(fmt.Sprintf("%d %s the header --embed-header %s writes: made with chunk --embed-header %s? pass it to verify",
+			n, plural(n, "record's text has", "records' texts have"), f, f))
 	}
 }
 

@@ -67,6 +67,29 @@ func openRepo(ctx context.Context, dir string) (*gitRepo, error) {
 	return r, nil
 }
 
+// shallowCommits returns the commits whose parents a shallow clone (git
+// clone --depth N) did not fetch: git log shows them without parents, as
+// if they were root commits. Nil in a complete clone.
+func (r *gitRepo) shallowCommits(ctx context.Context) (map[string]bool, error) {
+	out, err := r.git(ctx, "rev-parse", "--is-shallow-repository", "--path-format=absolute", "--git-path", "shallow")
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if lines[0] != "true" || len(lines) < 2 {
+		return nil, nil
+	}
+	data, err := os.ReadFile(lines[1])
+	if err != nil {
+		return nil, fmt.Errorf("a shallow clone without its list of shallow commits: %w", err)
+	}
+	shallow := map[string]bool{}
+	for _, l := range strings.Fields(string(data)) {
+		shallow[l] = true
+	}
+	return shallow, nil
+}
+
 // resolve returns the commit rev names.
 func (r *gitRepo) resolve(ctx context.Context, rev string) (string, error) {
 	out, err := r.git(ctx, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")

@@ -35,9 +35,9 @@ func (pl *planner) content(e *entry, src []byte) fate.Content {
 	return pl.policy().ByContent(e.file(), fate.Decision{Lang: e.Lang}, src)
 }
 
-// policy is how eval chooses files: castchunk chunk's defaults, with its
-// --max-file-size.
-func (pl *planner) policy() fate.Policy { return fate.Policy{MaxFileSize: pl.opt.MaxFileSize} }
+// policy is how eval chooses files: as castchunk chunk does with the
+// selection flags given.
+func (pl *planner) policy() fate.Policy { return pl.opt.Select }
 
 func (e *entry) key() string {
 	return fmt.Sprintf("%s\x00%s\x00%s\x00%d", e.Path, e.Blob, e.OSPath, e.Cut)
@@ -110,6 +110,14 @@ type planner struct {
 	dirty map[string]bool  // paths set since the previous query
 	at    string           // the commit whose tree state is ("": none yet)
 	qvecs *vectors         // the queries' embeddings, once the first dense configuration needs them
+	// shallow holds a shallow clone's boundary commits (nil in a complete
+	// clone); seen counts the commits history read, and cutShort says
+	// the history ended before --from-git's commits were found.
+	shallow  map[string]bool
+	seen     int
+	cutShort bool
+	fallback int          // completion queries drawn because the history was cut short
+	filter   *walk.Filter // --include and --exclude, for the paths of commits' trees
 }
 
 func newPlanner(opt *Options, repo *gitRepo, cat *catFile, commit string) *planner {
@@ -221,7 +229,8 @@ func (pl *planner) finish(ctx context.Context) error {
 
 // wanted reports whether a file of the repository is indexed, by its path:
 // under the folder evaluated, not hidden (as the walk leaves hidden files
-// out), and not left out by its name (package plan, as castchunk chunk
+// out, unless --hidden), taken by --include and --exclude, and not left
+// out by its name (package plan, as castchunk chunk
 // decides: vendored, a name that is not UTF-8). Its bytes decide the rest
 // later (pl.content).
 func (pl *planner) wanted(p string) (rel string, l *lang.Language, ok bool) {
@@ -230,7 +239,7 @@ func (pl *planner) wanted(p string) (rel string, l *lang.Language, ok bool) {
 		prefix = pl.repo.prefix
 	}
 	rel, ok = strings.CutPrefix(p, prefix)
-	if !ok || hidden(rel) {
+	if !ok || !pl.opt.Walk.Hidden && hidden(rel) || pl.filter != nil && !pl.filter.Keep(rel) {
 		return "", nil, false
 	}
 	d := pl.policy().ByName(fate.File{Path: p, Rel: rel})
@@ -339,6 +348,7 @@ func (pl *planner) history(ctx context.Context) error {
 	var parents []string
 	var failed error
 	err := pl.repo.gitLog(ctx, pl.p.commit, func(cm *commit) bool {
+		pl.seen++
 		var touched []fileDiff
 		for _, f := range cm.Files {
 			ok, err := pl.touches(f)
@@ -376,6 +386,7 @@ func (pl *planner) history(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	pl.cutShort = c.Candidates < pl.opt.FromGit
 	c.Kept = len(kept)
 	at := ""
 	for i := len(kept) - 1; i >= 0; i-- {
@@ -392,6 +403,7 @@ func (pl *planner) history(ctx context.Context) error {
 // Skip reasons of git queries.
 const (
 	skipRoot     = "root commit (no parent to index)"
+	skipShallow  = "shallow clone's oldest commit (its parent was not fetched)"
 	skipWords    = "message under %d words"
 	skipFiles    = "changes more than %d indexed files"
 	skipNoGold   = "no line of the parent in a chunked file (adds new files only, or changes only files castchunk skips)"
@@ -402,6 +414,9 @@ const (
 
 // commitQuery turns a commit into a query, or says why it is skipped.
 func (pl *planner) commitQuery(cm *commit, touched []fileDiff) (*query, string, error) {
+	if cm.Parents == 0 && pl.shallow[cm.Sha] {
+		return nil, skipShallow, nil
+	}
 	if cm.Parents == 0 {
 		return nil, skipRoot, nil
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	fate "github.com/castchunk/castchunk/internal/plan"
 )
 
 // gitEnv makes git in the tests independent of the machine's
@@ -126,7 +128,7 @@ func shopRepo(t *testing.T) string {
 func testOptions(dir string) Options {
 	return Options{
 		Path: dir, Rev: "HEAD", FromGit: 10, Budget: 400, Seed: 1, Resamples: 200,
-		MinWords: 3, MaxFiles: 10, MaxFileSize: 10 << 20, Jobs: 2,
+		MinWords: 3, MaxFiles: 10, Select: fate.Policy{MaxFileSize: 10 << 20}, Jobs: 2,
 		Configs: []Config{
 			{Method: "cast", MaxSize: 200}, {Method: "cast", MaxSize: 200, Context: true},
 			{Method: "sliding", MaxSize: 200}, {Method: "sliding", MaxSize: 200, Context: true},

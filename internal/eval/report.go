@@ -22,8 +22,33 @@ type Report struct {
 	Baseline    string       `json:"baseline"`
 	Files       Files        `json:"files"`
 	Sources     []Source     `json:"sources"`
+	Shallow     *Shallow     `json:"shallow,omitempty"`
 	Verdict     Verdict      `json:"verdict"`
 	Definitions []Definition `json:"definitions"`
+}
+
+// Shallow is what a shallow clone (git clone --depth N, CI's default
+// checkout) cost the git queries: the history ended after Commits
+// commits, Missing of those --from-git asked for were not there to read,
+// and Fallback completion queries were drawn instead (0: none).
+type Shallow struct {
+	Commits  int `json:"commits"`
+	Missing  int `json:"missing"`
+	Fallback int `json:"fallback"`
+}
+
+// Hint is the note for people: what was missing and how to fetch it.
+func (s *Shallow) Hint() string {
+	commits := "commits"
+	if s.Commits == 1 {
+		commits = "commit"
+	}
+	msg := fmt.Sprintf("a shallow clone: the history ends after %d %s, so %d of the commits --from-git asks for could not be read; "+
+		"fetch them with git fetch --unshallow (GitHub Actions: actions/checkout with fetch-depth: 0)", s.Commits, commits, s.Missing)
+	if s.Fallback > 0 {
+		msg += fmt.Sprintf("; measuring with --completion %d as well", s.Fallback)
+	}
+	return msg
 }
 
 // Verdict is what the report recommends: the configuration measurably
@@ -436,7 +461,8 @@ func allDefinitions(opt *Options) []Definition {
 		{"IdRecall", "the share of the gold's distinct identifiers (identifier runs of 2 or more characters not starting with a digit, case-sensitive) " +
 			"that the context holds as identifiers."},
 		{"Files", "the commit's tracked regular files under PATH (a plain folder: the files castchunk chunk lists) with a grammar by name, " +
-			"not hidden, not vendored; generated, binary, non-UTF-8 and too large files skipped as castchunk chunk skips them."},
+			"not hidden, not vendored; generated, binary, non-UTF-8 and too large files skipped as castchunk chunk skips them; " +
+			"chunk's selection flags (--include, --exclude, --hidden, --all-text, ...) change this as they change what chunk writes."},
 		{"Statistics", fmt.Sprintf("mean over queries; 95%% interval: the 2.5th and 97.5th percentiles of the means of %d resamples of the queries "+
 			"with replacement (SplitMix64 seeded by --seed %d); Δ: the paired difference with the baseline, on the same resamples; chunks: the mean "+
 			"number of chunks in the queries' indexes.", opt.Resamples, opt.Seed)},

@@ -23,6 +23,7 @@ import (
 	"github.com/castchunk/castchunk/internal/enrich"
 	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/pipeline"
+	"github.com/castchunk/castchunk/internal/tokens"
 	"github.com/castchunk/castchunk/internal/walk"
 )
 
@@ -103,19 +104,34 @@ func (b Baseline) of(c Config) Config {
 
 // Options are an evaluation's settings.
 type Options struct {
-	Path        string // the folder evaluated: in a git repository, or a plain folder (completion only)
-	Rev         string // the commit evaluated (git)
-	FromGit     int    // git queries asked for
-	Completion  int    // completion queries asked for
-	Configs     []Config
-	Baseline    Baseline
-	Budget      int // the context's size, in non-whitespace characters
-	Seed        uint64
-	Resamples   int
-	MinWords    int   // git: shortest commit message kept, in words
-	MaxFiles    int   // git: most indexed files a kept commit changes
-	MaxFileSize int64 // bigger files are not indexed (castchunk chunk's --max-file-size)
-	Jobs        int
+	Path       string // the folder evaluated: in a git repository, or a plain folder (completion only)
+	Rev        string // the commit evaluated (git)
+	FromGit    int    // git queries asked for
+	Completion int    // completion queries asked for
+	// CompletionFallback is the completion queries drawn when Completion
+	// is 0 and a shallow clone's history ends before FromGit commits.
+	CompletionFallback int
+	Configs            []Config
+	Baseline           Baseline
+	Budget             int // the context's size, in non-whitespace characters
+	Seed               uint64
+	Resamples          int
+	MinWords           int // git: shortest commit message kept, in words
+	MaxFiles           int // git: most indexed files a kept commit changes
+	// Select and Walk choose the files as castchunk chunk's selection
+	// flags do (--all-text, --include-generated, --max-file-size, ...;
+	// --hidden, --include, --exclude, ...): Select for every file, Walk
+	// for a plain folder's listing, and its Hidden, Include and Exclude
+	// for a commit's tree too.
+	Select fate.Policy
+	Walk   walk.Options
+	// Encoding and MaxTokens are chunk's --tokenizer and --max-tokens;
+	// Values its method options (--overlap-lines, ...), each applied to
+	// the methods that declare it.
+	Encoding  *tokens.Encoding
+	MaxTokens int
+	Values    chunk.Values
+	Jobs      int
 	// Embed embeds texts for the dense and hybrid retrievers; EmbedURL
 	// and EmbedModel name it in the report.
 	Embed      EmbedFunc
@@ -125,6 +141,17 @@ type Options struct {
 	Progress func(stage string, done, total int)
 	// Warn, when set, is told of a file a chunker failed on.
 	Warn func(path, msg string)
+}
+
+// ValuesFor are the method options that m declares.
+func (o *Options) ValuesFor(m *chunk.Method) chunk.Values {
+	vals := chunk.Values{}
+	for name, v := range o.Values {
+		if m.Declares(name) {
+			vals[name] = v
+		}
+	}
+	return vals
 }
 
 // IsRepo reports whether dir lies in the work tree of a git repository
@@ -150,62 +177,14 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	if opt.Resamples < 0 || opt.Budget < 1 || len(opt.Configs) == 0 {
 		return nil, errors.New("eval: bad options")
 	}
-	repo, err := openRepo(ctx, opt.Path)
+	pl, done, err := planQueries(ctx, &opt)
 	if err != nil {
 		return nil, err
 	}
-	var pl *planner
-	if repo != nil {
-		commit, err := repo.resolve(ctx, opt.Rev)
-		if err != nil {
-			return nil, &UsageError{err}
-		}
-		cat, err := repo.catFile(ctx)
-		if err != nil {
-			return nil, err
-		}
-		defer cat.close()
-		pl = newPlanner(&opt, repo, cat, commit)
-		if opt.FromGit > 0 {
-			if err := pl.history(ctx); err != nil {
-				return nil, err
-			}
-		}
-	} else {
-		if opt.FromGit > 0 {
-			return nil, &UsageError{errNoRepo}
-		}
-		pl = newPlanner(&opt, nil, nil, "")
-		if err := pl.folder(ctx); err != nil {
-			return nil, err
-		}
-	}
-	if opt.Completion > 0 {
-		if err := pl.completion(ctx); err != nil {
-			return nil, err
-		}
-	}
-	if err := pl.finish(ctx); err != nil {
+	defer done()
+	configs, err := settleConfigs(&opt)
+	if err != nil {
 		return nil, err
-	}
-	opt.Configs = slices.Clone(opt.Configs)
-	for i := range opt.Configs {
-		c := &opt.Configs[i]
-		if c.Retriever == "" {
-			c.Retriever = RetrieverBM25
-		}
-		switch {
-		case !c.Context:
-			c.Header = ""
-		case c.Header == "":
-			c.Header = enrich.DefaultHeader
-		}
-	}
-	configs := withBaselines(opt.Configs, opt.Baseline)
-	for _, c := range configs {
-		if needsVectors(c.Retriever) && opt.Embed == nil {
-			return nil, &UsageError{fmt.Errorf("the %s retriever needs an embedder (--embedder)", c.Retriever)}
-		}
 	}
 	if slices.ContainsFunc(configs, func(c Config) bool { return needsVectors(c.Retriever) }) {
 		// First, so that an embedder that does not answer fails the run
@@ -230,7 +209,113 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		}
 		debug.FreeOSMemory() // the index and vectors of one configuration at a time
 	}
-	return report(&opt, pl.p, configs, results), nil
+	rep := report(&opt, pl.p, configs, results)
+	rep.Shallow = pl.shallowNote()
+	return rep, nil
+}
+
+// planQueries builds every query: from the repository holding opt.Path,
+// or from the plain folder. done releases what the plan reads from.
+func planQueries(ctx context.Context, opt *Options) (pl *planner, done func(), err error) {
+	repo, err := openRepo(ctx, opt.Path)
+	if err != nil {
+		return nil, nil, err
+	}
+	done = func() {}
+	if repo != nil {
+		if pl, err = gitPlan(ctx, opt, repo); err != nil {
+			return nil, nil, err
+		}
+		done = pl.cat.close
+	} else {
+		if opt.FromGit > 0 {
+			return nil, nil, &UsageError{errNoRepo}
+		}
+		pl = newPlanner(opt, nil, nil, "")
+		if err := pl.folder(ctx); err != nil {
+			return nil, nil, err
+		}
+	}
+	if opt.Completion > 0 {
+		err = pl.completion(ctx)
+	}
+	if err == nil {
+		err = pl.finish(ctx)
+	}
+	if err != nil {
+		done()
+		return nil, nil, err
+	}
+	return pl, done, nil
+}
+
+// gitPlan starts the plan of a repository: the git queries, and on a
+// shallow clone whose history ends before they are all found, the
+// completion queries of opt.CompletionFallback when none were asked for.
+func gitPlan(ctx context.Context, opt *Options, repo *gitRepo) (*planner, error) {
+	commit, err := repo.resolve(ctx, opt.Rev)
+	if err != nil {
+		return nil, &UsageError{err}
+	}
+	cat, err := repo.catFile(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pl := newPlanner(opt, repo, cat, commit)
+	if pl.filter, err = walk.NewFilter(opt.Walk); err != nil {
+		cat.close()
+		return nil, &UsageError{err}
+	}
+	if opt.FromGit == 0 {
+		return pl, nil
+	}
+	if pl.shallow, err = repo.shallowCommits(ctx); err == nil {
+		err = pl.history(ctx)
+	}
+	if err != nil {
+		cat.close()
+		return nil, err
+	}
+	if pl.shallow != nil && pl.cutShort && opt.Completion == 0 {
+		opt.Completion = opt.CompletionFallback
+		pl.fallback = opt.CompletionFallback
+	}
+	return pl, nil
+}
+
+// shallowNote says what a shallow clone cost the git queries; nil when it
+// cost none.
+func (pl *planner) shallowNote() *Shallow {
+	if pl.shallow == nil || !pl.cutShort {
+		return nil
+	}
+	c := pl.p.counts[SourceGit]
+	return &Shallow{Commits: pl.seen, Missing: c.Asked - c.Candidates, Fallback: pl.fallback}
+}
+
+// settleConfigs fills in the configurations' defaults (BM25, the default
+// header with context) and returns them with the baselines they need.
+func settleConfigs(opt *Options) ([]Config, error) {
+	opt.Configs = slices.Clone(opt.Configs)
+	for i := range opt.Configs {
+		c := &opt.Configs[i]
+		if c.Retriever == "" {
+			c.Retriever = RetrieverBM25
+		}
+		switch {
+		case !c.Context:
+			c.Header = ""
+		case c.Header == "":
+			c.Header = enrich.DefaultHeader
+		}
+	}
+	configs := withBaselines(opt.Configs, opt.Baseline)
+	for _, c := range configs {
+		if needsVectors(c.Retriever) && opt.Embed == nil {
+			return nil, &UsageError{fmt.Errorf("the %s retriever needs an embedder (--embedder)", c.Retriever)}
+		}
+	}
+	return configs, nil
 }
 
 // withBaselines returns the configurations, each baseline one of them needs
@@ -288,7 +373,7 @@ func headerRank(f enrich.HeaderFormat) int {
 // chunk lists them (git's ignore rules, hidden files left out), each as its
 // name and attributes decide (package plan).
 func (pl *planner) folder(ctx context.Context) error {
-	files, _, err := walk.ListContext(ctx, []string{pl.opt.Path}, walk.Options{})
+	files, _, err := walk.ListContext(ctx, []string{pl.opt.Path}, pl.opt.Walk)
 	if err != nil {
 		return err
 	}
@@ -343,12 +428,12 @@ func evaluate(ctx context.Context, pl *planner, configs []Config, same []int, re
 	if m == nil {
 		return fmt.Errorf("unknown method %q", c.Method)
 	}
-	setup := chunk.Setup{Method: m, Budget: c.MaxSize, Values: chunk.Values{}}
+	setup := chunk.Setup{Method: m, Budget: c.MaxSize, Values: pl.opt.ValuesFor(m)}
 	if err := setup.Check(); err != nil {
 		return err
 	}
 	cfg := pipeline.Config{Jobs: pl.opt.Jobs, Setup: setup, Plan: pl.policy(),
-		Enrich: enrich.Options{Context: c.Context, Text: c.Context, Header: c.Header}}
+		Enrich: enrich.Options{Context: c.Context, Text: c.Context, Header: c.Header, Encoding: pl.opt.Encoding, MaxTokens: pl.opt.MaxTokens}}
 	jobs := pl.jobs(cfg)
 	in := &indexer{x: NewIndex(), spans: make([][2]int32, len(jobs)), s: &scores{skipped: map[string]int{}}, warn: pl.opt.Warn}
 	name := c.String()

@@ -80,6 +80,11 @@ type Verifier struct {
 	Report func(Problem)
 
 	Records, Files, Problems int
+	// Explained counts, by format, the records whose header Header does
+	// not explain and that format does: the records were likely made
+	// with chunk --embed-header FORMAT (the first such, in
+	// enrich.HeaderFormats' order).
+	Explained map[enrich.HeaderFormat]int
 
 	seen  map[string]bool // files whose records are done
 	cur   *file
@@ -175,14 +180,31 @@ func (v *Verifier) checkText(r *record.Record) {
 		}
 		if want := v.Header.Build(r.Path, scope, &v.lines, r.StartLine); header != want {
 			v.problem(r, fmt.Sprintf("text's header is %q, its path and scope give %q", header, want))
+			v.explain(func(f enrich.HeaderFormat) bool { return f.Build(r.Path, scope, &v.lines, r.StartLine) == header })
 			return
 		}
 	} else if err := v.Header.CheckShape(header, r.Path); err != nil {
 		v.problem(r, fmt.Sprintf("text's %v", err))
+		v.explain(func(f enrich.HeaderFormat) bool { return f.CheckShape(header, r.Path) == nil })
 		return
 	}
 	if size := chunk.Size([]byte(r.Text)); v.Budget > 0 && size > v.Budget {
 		v.problem(r, fmt.Sprintf("text has size %d, over the budget of %d", size, v.Budget))
+	}
+}
+
+// explain counts, in Explained, the first format other than Header that
+// gives a header the check fits, for a hint that names the flag.
+func (v *Verifier) explain(fits func(enrich.HeaderFormat) bool) {
+	own, _ := enrich.ParseHeader(string(v.Header))
+	for _, c := range enrich.HeaderFormats() {
+		if c.Name != own && fits(c.Name) {
+			if v.Explained == nil {
+				v.Explained = map[enrich.HeaderFormat]int{}
+			}
+			v.Explained[c.Name]++
+			return
+		}
 	}
 }
 

@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/castchunk/castchunk/internal/bytesize"
+	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/enrich"
+	"github.com/castchunk/castchunk/internal/method"
+	"github.com/castchunk/castchunk/internal/plan"
+	"github.com/castchunk/castchunk/internal/tokens"
+	"github.com/castchunk/castchunk/internal/walk"
+)
+
+// selectionFlags choose the files chunked. chunk and eval declare them
+// here, once, so that eval measures the files chunk would ship, under the
+// same names, defaults and help.
+type selectionFlags struct {
+	hidden      bool
+	noIgnore    bool
+	follow      bool
+	include     []string
+	exclude     []string
+	maxFileSize string
+	allText     bool
+	generated   bool
+	vendored    bool
+}
+
+func (s *selectionFlags) register(f *pflag.FlagSet) {
+	f.BoolVar(&s.hidden, "hidden", false, "include hidden files and folders (.git is always skipped)")
+	f.BoolVar(&s.noIgnore, "no-ignore", false, "do not honour .gitignore, .git/info/exclude or the global excludes file")
+	f.BoolVarP(&s.follow, "follow", "L", false, "follow symbolic links")
+	f.StringArrayVar(&s.include, "include", nil, "only chunk paths matching `GLOB` (gitignore-like: ** allowed, dir/ for folders; repeatable)")
+	f.StringArrayVar(&s.exclude, "exclude", nil, "skip paths matching `GLOB` (gitignore-like: ** allowed, dir/ for folders; repeatable)")
+	f.StringVar(&s.maxFileSize, "max-file-size", "10MiB", "skip files larger than `SIZE` (bytes, or with a unit: 512KiB, 64MiB; 0: no limit)")
+	f.BoolVar(&s.allText, "all-text", false, "also chunk text files no grammar parses (.txt, .rst, Dockerfile, ...) with sliding windows")
+	f.BoolVar(&s.generated, "include-generated", false, "also chunk generated files (lock files, minified bundles, \"DO NOT EDIT\" output)")
+	f.BoolVar(&s.vendored, "include-vendored", false, "also chunk vendored files (vendor/, node_modules/, third_party/, ...)")
+}
+
+// check turns the flags into how files are chosen by their name and
+// bytes (the policy, its Lang left to the caller) and how folders are
+// walked.
+func (s *selectionFlags) check() (plan.Policy, walk.Options, error) {
+	limit, err := bytesize.Parse(s.maxFileSize)
+	if err != nil {
+		return plan.Policy{}, walk.Options{}, usageError("--max-file-size: %v", err)
+	}
+	policy := plan.Policy{Text: s.allText, KeepGenerated: s.generated, KeepVendored: s.vendored, MaxFileSize: limit}
+	walkOpts := walk.Options{Hidden: s.hidden, NoIgnore: s.noIgnore, Follow: s.follow, Include: s.include, Exclude: s.exclude}
+	return policy, walkOpts, nil
+}
+
+// chunkingFlags shape the chunks beyond the method and its budget: the
+// methods' own options and the token budget. chunk and eval declare them
+// here, once.
+type chunkingFlags struct {
+	methodFlags map[string]*int // every method's own options, by flag name
+	tokenizer   string
+	maxTokens   int
+}
+
+func (c *chunkingFlags) register(f *pflag.FlagSet) {
+	c.methodFlags = map[string]*int{}
+	for _, m := range method.All() {
+		for _, opt := range m.Options {
+			if f.Lookup(opt.Name) == nil {
+				c.methodFlags[opt.Name] = f.Int(opt.Name, opt.Default, m.Name+": "+optionUsage(opt.Help))
+			}
+		}
+	}
+	f.StringVar(&c.tokenizer, "tokenizer", "", "add each chunk's token count for `NAME`: "+strings.Join(tokens.Names(), ", "))
+	f.IntVar(&c.maxTokens, "max-tokens", 0, "with --tokenizer, at most `N` tokens in a chunk (or in its text), besides --max-size (0: no limit)")
+}
+
+// values are the method options given, each checked against the methods
+// that will chunk: one no method of them declares is a mistake worth
+// saying, naming the method that does.
+func (c *chunkingFlags) values(f *pflag.FlagSet, methods []*chunk.Method) (chunk.Values, error) {
+	vals := chunk.Values{}
+	for _, other := range method.All() {
+		for _, opt := range other.Options {
+			if !f.Changed(opt.Name) {
+				continue
+			}
+			declared := false
+			for _, m := range methods {
+				declared = declared || m.Declares(opt.Name)
+			}
+			if !declared {
+				return nil, usageError("--%s needs --method %s", opt.Name, other.Name)
+			}
+			vals[opt.Name] = *c.methodFlags[opt.Name]
+		}
+	}
+	return vals, nil
+}
+
+// tokenBudget checks --tokenizer and --max-tokens into opt.
+func (c *chunkingFlags) tokenBudget(opt *enrich.Options) error {
+	opt.MaxTokens = c.maxTokens
+	if c.tokenizer != "" {
+		e, err := tokens.Load(c.tokenizer)
+		if err != nil {
+			return usageError("--tokenizer: %v", err)
+		}
+		opt.Encoding = e
+	}
+	switch {
+	case c.maxTokens < 0:
+		return usageError("--max-tokens must not be negative, got %d", c.maxTokens)
+	case c.maxTokens > 0 && opt.Encoding == nil:
+		return usageError("--max-tokens needs --tokenizer (%s): tokens are counted with it", strings.Join(tokens.Names(), ", "))
+	case c.maxTokens > 0 && c.maxTokens < minMaxTokens:
+		return usageError("--max-tokens must be at least %d (one character can take 4 tokens), got %d", minMaxTokens, c.maxTokens)
+	}
+	return nil
+}
