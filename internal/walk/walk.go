@@ -350,7 +350,13 @@ func (w *walker) stop() bool {
 	return w.stopped
 }
 
+// warn records a warning, but not while walking a hidden path for
+// ListHidden: what is said of a file must not depend on ListHidden (a
+// dangling link, an unreadable folder there is Hidden's to report).
 func (w *walker) warn(p, reason string, kind WarnKind) {
+	if w.hiding {
+		return
+	}
 	w.warns = append(w.warns, Warning{Path: p, Reason: reason, Kind: kind})
 }
 

@@ -541,3 +541,32 @@ func TestListHiddenGlobs(t *testing.T) {
 		}
 	}
 }
+
+// TestListHiddenWarnsNothing: what ListHidden walks in addition gives no
+// warning (a dangling link, an unreadable folder): the warnings are those
+// of a walk without it.
+func TestListHiddenWarnsNothing(t *testing.T) {
+	dir := plainTree(t, ".cfg/a.py", ".locked/b.py", "src/c.py")
+	t.Chdir(dir)
+	if err := os.Symlink("nowhere", filepath.Join(".cfg", "dangling")); err != nil {
+		t.Skip("symlinks unavailable:", err)
+	}
+	if err := os.Chmod(".locked", 0); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(filepath.Join(dir, ".locked"), 0o755) })
+	opts := Options{Follow: true}
+	_, want := mustList(t, nil, opts)
+	opts.ListHidden = true
+	files, warns := mustList(t, nil, opts)
+	if len(warns) != len(want) {
+		t.Errorf("warnings %+v, want %+v", warns, want)
+	}
+	if got := paths(files); len(got) < 2 || got[0] != ".cfg/a.py" || got[len(got)-1] != "src/c.py" {
+		t.Errorf("got %q", got) // .locked/b.py too when root reads it
+	}
+	opts = Options{Follow: true, Hidden: true}
+	if _, warns := mustList(t, nil, opts); len(warns) == 0 && os.Geteuid() != 0 {
+		t.Error("Hidden: no warning of the dangling link")
+	}
+}
