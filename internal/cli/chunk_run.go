@@ -35,6 +35,7 @@ type chunkRun struct {
 	records    int            // records written
 	manifest   *manifest      // --manifest; nil when not asked for
 	unlisted   []walk.Warning // inputs the listing could not read, for the manifest
+	hidden     []string       // hidden files, for the manifest (takeHidden)
 
 	cacheWrites int  // entries stored this run
 	cacheWarned bool // a cache write failed and the user was told
@@ -78,6 +79,7 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 	}
 	defer r.manifest.abort() // unless committed: an interrupted run leaves FILE as it was
 	r.manifest.unlisted(r.unlisted)
+	r.manifest.hidden(r.hidden)
 	// A file that failed (a chunker broke a guarantee, a header too long
 	// for the budget) is named and left out, and the run exits 1; -o FILE
 	// and the manifest are still written with every other file, as stdout
@@ -128,7 +130,9 @@ func (r *chunkRun) list(ctx context.Context) ([]pipeline.Job, error) {
 	if len(cfg.roots) == 0 { // an empty --files-from list chunks nothing
 		return nil, nil
 	}
-	files, warnings, err := walk.ListContext(ctx, cfg.roots, cfg.walk)
+	opts := cfg.walk
+	opts.ListHidden = cfg.manifest != "" // the manifest accounts for them; cheap, but only then
+	files, warnings, err := walk.ListContext(ctx, cfg.roots, opts)
 	if ctx.Err() != nil {
 		return nil, ctx.Err() // one signal stops the run, wherever the walk is
 	}
@@ -144,7 +148,7 @@ func (r *chunkRun) list(ctx context.Context) ([]pipeline.Job, error) {
 		}
 		r.warn(w.Path, w.Reason)
 	}
-	jobs, err := r.jobs(files)
+	jobs, err := r.jobs(r.takeHidden(files))
 	if err != nil {
 		return nil, err
 	}
@@ -312,7 +316,9 @@ func (r *chunkRun) leftOut(res *pipeline.Result) error {
 	case plan.Unsupported:
 		r.summary.Unsupported(res.Job.Path)
 	case plan.Generated:
-		r.generatedSkipped++
+		if res.Language != "" { // else no grammar: --include-generated alone would not chunk it
+			r.generatedSkipped++
+		}
 		r.summary.Skip(res.Outcome.String())
 	case plan.Vendored:
 		r.vendoredSkipped++

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -81,24 +82,39 @@ func mixedTree(t *testing.T) map[string]string {
 	return want
 }
 
-// TestManifestListsEveryFile: in a git repository with generated,
-// vendored, binary and unsupported files, --manifest lists every file git
-// lists but the hidden ones (the walk leaves those out), each once, in
-// path order, and its statuses are the fates of testdata/plan.
+// TestManifestListsEveryFile: in a git repository with generated (a lock
+// file among them), vendored, binary (a PNG), unsupported and hidden files
+// (.github/workflows/ci.yml, one untracked, one ignored), --manifest lists
+// every file git lists, each once, in path order, and its statuses are the
+// fates of testdata/plan, the hidden files "hidden".
 func TestManifestListsEveryFile(t *testing.T) {
 	want := mixedTree(t)
+	for p, data := range map[string]string{
+		".github/workflows/ci.yml": "on: push\n",
+		".gitignore":               ".env\n/*.jsonl\n",
+		".env":                     "SECRET=1\n", // ignored: not listed, as git does not
+		".tool/config.py":          "x = 1\n",    // untracked
+	} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if p != ".env" {
+			want[p] = "hidden"
+		}
+	}
+	want[".gitattributes"] = "hidden"
 	gitRun(t, "init", "-q", ".")
 	gitRun(t, "add", "-A")
+	gitRun(t, "rm", "-q", "--cached", ".tool/config.py")
 	_, stderr, code := run(t, "", "chunk", "--manifest", "manifest.jsonl", "-o", "chunks.jsonl", ".")
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, stderr)
 	}
-	var listed []string
-	for _, p := range strings.Split(strings.TrimSpace(gitRun(t, "ls-files")), "\n") {
-		if !strings.HasPrefix(p, ".") && !strings.Contains(p, "/.") {
-			listed = append(listed, p)
-		}
-	}
+	listed := strings.Split(strings.TrimSpace(gitRun(t, "ls-files", "--cached", "--others", "--exclude-standard")), "\n")
+	slices.Sort(listed)
 	data, err := os.ReadFile("manifest.jsonl")
 	if err != nil {
 		t.Fatal(err)

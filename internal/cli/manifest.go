@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -60,6 +61,54 @@ func (m *manifest) unlisted(ws []walk.Warning) {
 	slices.SortStableFunc(m.pending, func(a, b manifestEntry) int { return strings.Compare(a.Path, b.Path) })
 }
 
+// hidden records the hidden files (walk.Options.ListHidden), to be
+// written in path order among the results: each is one --hidden would
+// chunk.
+func (m *manifest) hidden(paths []string) {
+	if m == nil || len(paths) == 0 {
+		return
+	}
+	for _, p := range paths {
+		m.pending = append(m.pending, manifestEntry{Path: p, Status: plan.Hidden.String(), Note: "--hidden chunks it"})
+	}
+	slices.SortStableFunc(m.pending, func(a, b manifestEntry) int { return strings.Compare(a.Path, b.Path) })
+	m.pending = slices.CompactFunc(m.pending, func(a, b manifestEntry) bool { return a == b })
+}
+
+// takeHidden takes the hidden files (listed for --manifest alone) out of
+// the walk's files and keeps the paths of this shard's, relative to the
+// root, for the manifest. The run's outputs are left out, as they are of
+// the files chunked.
+func (r *chunkRun) takeHidden(files []walk.File) []walk.File {
+	kept := files[:0]
+	var outs []os.FileInfo
+	for _, name := range []string{r.cfg.output, r.cfg.manifest} {
+		if fi, err := os.Stat(name); name != "" && name != "-" && err == nil && fi.Mode().IsRegular() {
+			outs = append(outs, fi)
+		}
+	}
+	for _, f := range files {
+		if !f.Hidden {
+			kept = append(kept, f)
+			continue
+		}
+		p, _ := r.rebased(f.Path)
+		if r.cfg.shard.has(p) && !sameAsAny(f.OSPath, outs) {
+			r.hidden = append(r.hidden, p)
+		}
+	}
+	return kept
+}
+
+// sameAsAny reports whether the file at osPath is one of files.
+func sameAsAny(osPath string, files []os.FileInfo) bool {
+	if len(files) == 0 {
+		return false
+	}
+	fi, err := os.Stat(osPath)
+	return err == nil && slices.ContainsFunc(files, func(o os.FileInfo) bool { return os.SameFile(fi, o) })
+}
+
 // add writes the entry of one pipeline result.
 func (m *manifest) add(res *pipeline.Result) error {
 	if m == nil {
@@ -79,6 +128,11 @@ func (m *manifest) add(res *pipeline.Result) error {
 			e.Note = "no grammar for " + stats.UnsupportedKey(res.Job.Path)
 		case plan.Generated:
 			e.Note = "--include-generated chunks it"
+			if e.Language == "" { // no grammar: a lock file
+				e.Note = "--include-generated --all-text chunks it"
+			}
+		case plan.Binary:
+			e.Note = plan.BinaryMessage
 		case plan.Vendored:
 			e.Note = "--include-vendored chunks it"
 		}

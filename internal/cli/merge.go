@@ -2,6 +2,9 @@ package cli
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -17,17 +20,24 @@ func newMergeCmd(s Streams) *cobra.Command {
 	o := &mergeOptions{}
 	cmd := &cobra.Command{
 		Use:   "merge OUTPUT...",
-		Short: "Merge the outputs of chunk --shard K/N back into one, in path order",
+		Short: "Merge the outputs (or manifests) of chunk --shard K/N back into one, in path order",
 		Long: `Merge outputs of castchunk chunk, each in path order and sharing no file
 (the shards of one run: chunk --shard 1/N ... --shard N/N), into one output
 in path order: byte for byte what the unsharded run writes. It streams: memory
 holds one file's records per input, however large the inputs.
 
-Exit status: 0 merged; 1 when an input holds a line that is not a record, is
-not in path order, or shares a file with another input; 2 usage error;
+The shards' manifests (chunk --manifest FILE) merge the same way, into the
+manifest of the unsharded run, byte for byte. Which an input is, its first
+line tells: a manifest entry has "path" and "status" and no "id". Give one
+kind at a time; an empty input is either.
+
+Exit status: 0 merged; 1 when an input holds a line that is not a record (or
+not a manifest entry), is not in path order, or shares a file with another
+input, or when records and manifests are given together; 2 usage error;
 3 an input cannot be opened; 130 interrupted.`,
 		Example: `  castchunk merge shard-*.jsonl > chunks.jsonl
-  castchunk merge -o chunks.jsonl out/1.jsonl out/2.jsonl out/3.jsonl`,
+  castchunk merge -o chunks.jsonl out/1.jsonl out/2.jsonl out/3.jsonl
+  castchunk merge -o files.jsonl out/files-*.jsonl`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runMerge(cmd.Context(), o, args, s)
@@ -38,11 +48,76 @@ not in path order, or shares a file with another input; 2 usage error;
 }
 
 func runMerge(ctx context.Context, o *mergeOptions, args []string, s Streams) error {
-	inputs, out, closeAll, err := openStreams(ctx, args, o.output, s)
+	ins, names, kind, closeAll, err := openMergeInputs(ctx, args, s)
 	if err != nil {
 		return err
 	}
 	defer closeAll()
-	err = stream.Merge(inputs, ctxWriter{ctx, out})
+	out, err := openOutputCtx(ctx, o.output, s.Out)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return failure(fmt.Errorf("cannot write output: %w", err))
+	}
+	w := ctxWriter{ctx, out}
+	if kind == stream.Manifest {
+		err = stream.MergeManifests(ins, names, w)
+	} else {
+		readers := make([]*stream.Reader, len(ins))
+		for i, in := range ins {
+			readers[i] = stream.NewReader(in, names[i])
+		}
+		err = stream.Merge(readers, w)
+	}
 	return finishOutput(ctx, out, err, func() error { return nil })
+}
+
+// openMergeInputs opens merge's inputs (as openInputs does) and tells
+// whether they are records or manifests, by their first lines: all the
+// same kind, an empty input being either.
+func openMergeInputs(ctx context.Context, args []string, s Streams) ([]io.Reader, []string, stream.Kind, func(), error) {
+	if i := slices.Index(args, "-"); i >= 0 && slices.Contains(args[i+1:], "-") {
+		return nil, nil, 0, nil, usageError("- (stdin) can be given once")
+	}
+	var closers []func()
+	closeAll := func() {
+		for _, c := range closers {
+			c()
+		}
+	}
+	var ins []io.Reader
+	var names []string
+	kind, first := stream.Empty, ""
+	for _, name := range args {
+		in, display, closeIn, err := openRecordInput(ctx, name, s.In)
+		if err == nil {
+			closers = append(closers, closeIn)
+			var k stream.Kind
+			if k, in, err = stream.Sniff(in); err != nil {
+				err = failure(fmt.Errorf("read %s: %w", display, err))
+			} else if k != stream.Empty && kind != stream.Empty && k != kind {
+				err = failure(fmt.Errorf("%s holds %s and %s %s: merge one kind at a time", first, kindName(kind), display, kindName(k)))
+			} else if k != stream.Empty && kind == stream.Empty {
+				kind, first = k, display
+			}
+		}
+		if err != nil {
+			closeAll()
+			if ctx.Err() != nil {
+				return nil, nil, 0, nil, ctx.Err()
+			}
+			return nil, nil, 0, nil, err
+		}
+		ins, names = append(ins, in), append(names, display)
+	}
+	return ins, names, kind, closeAll, nil
+}
+
+// kindName names what an input holds, for messages.
+func kindName(k stream.Kind) string {
+	if k == stream.Manifest {
+		return "a manifest (chunk --manifest)"
+	}
+	return "records"
 }

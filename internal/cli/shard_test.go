@@ -67,19 +67,22 @@ func TestShardsPartitionTheOutput(t *testing.T) {
 }
 
 // TestMergeRestoresTheUnshardedOutput: for random trees (nested folders,
-// names that sort in tricky byte orders, several languages) and several N,
-// merge of the N shard outputs, in any order, is the unsharded output byte
-// for byte.
+// names that sort in tricky byte orders, several languages, hidden and
+// unsupported files) and several N, merge of the N shard outputs, in any
+// order, is the unsharded output byte for byte, and merge of their
+// manifests the unsharded manifest.
 func TestMergeRestoresTheUnshardedOutput(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	names := []string{"a", "b", "B", "a-b", "a.b", "a_b", "z", "é", "10", "9"}
-	exts := []string{".py", ".ts", ".java", ".go"}
+	names := []string{"a", "b", "B", "a-b", "a.b", "a_b", "z", "é", "10", "9", ".cfg"}
+	exts := []string{".py", ".ts", ".java", ".go", ".txt"}
 	bodies := map[string]string{
+		".txt":  "note %d, %d\n",
 		".py":   "def f%d(x):\n    return x + %d\n",
 		".ts":   "export function f%d(x: number) {\n  return x + %d;\n}\n",
 		".java": "class C%d {\n  int f() { return %d; }\n}\n",
 		".go":   "package p\n\nfunc F%d() int { return %d }\n",
 	}
+	hidden := 0 // trees with hidden files
 	for tree := range 6 {
 		dir := t.TempDir()
 		files := 1 + rng.IntN(40)
@@ -100,18 +103,23 @@ func TestMergeRestoresTheUnshardedOutput(t *testing.T) {
 			}
 		}
 		t.Chdir(dir)
-		whole, stderr, code := run(t, "", "chunk", "--max-size", "20", ".")
-		if code != 0 || stderr != "" || whole == "" {
+		wholeManifest := filepath.Join(t.TempDir(), "m.jsonl")
+		whole, stderr, code := run(t, "", "chunk", "--max-size", "20", "--manifest", wholeManifest, ".")
+		if code != 0 || stderr != "" {
 			t.Fatalf("tree %d: unsharded run: status %d, stderr %q", tree, code, stderr)
 		}
+		if m, _ := os.ReadFile(wholeManifest); strings.Contains(string(m), `"status":"hidden"`) {
+			hidden++
+		}
 		for _, n := range []int{1, 2, 3, 7} {
-			var shards []string
+			var shards, manifests []string
 			for k := 1; k <= n; k++ {
 				out := filepath.Join(t.TempDir(), fmt.Sprintf("s%d.jsonl", k))
-				if _, stderr, code := run(t, "", "chunk", "--max-size", "20", "--shard", fmt.Sprintf("%d/%d", k, n), "-o", out, "."); code != 0 {
+				m := filepath.Join(t.TempDir(), fmt.Sprintf("m%d.jsonl", k))
+				if _, stderr, code := run(t, "", "chunk", "--max-size", "20", "--shard", fmt.Sprintf("%d/%d", k, n), "-o", out, "--manifest", m, "."); code != 0 {
 					t.Fatalf("tree %d, shard %d/%d: status %d, stderr %q", tree, k, n, code, stderr)
 				}
-				shards = append(shards, out)
+				shards, manifests = append(shards, out), append(manifests, m)
 			}
 			rng.Shuffle(len(shards), func(i, j int) { shards[i], shards[j] = shards[j], shards[i] })
 			merged, stderr, code := run(t, "", append([]string{"merge"}, shards...)...)
@@ -121,6 +129,14 @@ func TestMergeRestoresTheUnshardedOutput(t *testing.T) {
 			if merged != whole {
 				t.Errorf("tree %d (%d files), N=%d: merged shards differ from the unsharded output", tree, files, n)
 			}
+			rng.Shuffle(len(manifests), func(i, j int) { manifests[i], manifests[j] = manifests[j], manifests[i] })
+			merged, stderr, code = run(t, "", append([]string{"merge"}, manifests...)...)
+			if want, _ := os.ReadFile(wholeManifest); code != 0 || stderr != "" || merged != string(want) {
+				t.Errorf("tree %d, N=%d: merged manifests (status %d, stderr %q):\n%s\nwant the unsharded manifest:\n%s", tree, n, code, stderr, merged, want)
+			}
 		}
+	}
+	if hidden == 0 {
+		t.Error("no tree had a hidden file")
 	}
 }

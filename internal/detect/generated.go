@@ -15,16 +15,22 @@ import (
 	"strings"
 )
 
-// linguistGenerated is go-enry's IsGenerated(path, content).
-func linguistGenerated(path string, content []byte) bool {
-	ext := strings.ToLower(filepath.Ext(path))
-	switch ext {
+// linguistGeneratedName is the part of IsGenerated that looks at the
+// name alone.
+func linguistGeneratedName(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
 	case ".nib", ".xcworkspacedata", ".xcuserstate": // Xcode files
 		return true
 	}
-	if generatedByName(path) {
+	return generatedByName(path)
+}
+
+// linguistGenerated is go-enry's IsGenerated(path, content).
+func linguistGenerated(path string, content []byte) bool {
+	if linguistGeneratedName(path) {
 		return true
 	}
+	ext := strings.ToLower(filepath.Ext(path))
 	path = strings.ToLower(path)
 	for _, m := range generatedByContent {
 		if m(path, ext, content) {

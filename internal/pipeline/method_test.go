@@ -165,7 +165,8 @@ func TestChunkerPanicFailsOneFile(t *testing.T) {
 	}
 }
 
-// TestDetection: a file whose name gives no grammar is read for a shebang;
+// TestDetection: a file whose name gives no grammar is read for a shebang
+// (and, without one, whether it is binary);
 // text files are chunked only when asked (Config.Text); generated files are
 // left out unless asked for, named, or marked otherwise by attributes.
 func TestDetection(t *testing.T) {
@@ -200,7 +201,7 @@ func TestDetection(t *testing.T) {
 	}
 	cfg := config(1, 100)
 	got := summary(run(t, jobs, cfg))
-	want := "Dockerfile:unsupported:: bin/tool:chunked:python:cast gen/model.py:generated:python: notes.txt:unsupported:: package-lock.json:generated:json: photo.png:unsupported:: "
+	want := "Dockerfile:unsupported:: bin/tool:chunked:python:cast gen/model.py:generated:python: notes.txt:unsupported:: package-lock.json:generated:json: photo.png:binary:: " // its head says binary, as its whole bytes do
 	if got != want {
 		t.Errorf("default:\n got %s\nwant %s", got, want)
 	}

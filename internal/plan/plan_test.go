@@ -69,6 +69,44 @@ func TestHeadDecides(t *testing.T) {
 	}
 }
 
+// TestByHeadLeftOut: a file without a grammar is left out by its head as
+// ByContent would leave it out reading it all (--all-text): a PNG is
+// binary, a lock file generated, not both "unsupported".
+func TestByHeadLeftOut(t *testing.T) {
+	png := "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01"
+	tests := []struct {
+		p    Policy
+		f    File
+		head string
+		want string // fate: message
+	}{
+		{Policy{}, File{Path: "logo.png"}, png, "binary: "},
+		{Policy{}, File{Path: "logo.png", Named: true}, png, "binary: " + BinaryMessage},
+		{Policy{}, File{Path: "notes.txt"}, "\xff\xfen\x00", "encoding: "},
+		{Policy{}, File{Path: "Cargo.lock"}, "version = 3\n", "generated: "},
+		{Policy{}, File{Path: "rust/Gemfile.lock"}, "GEM\n", "generated: "},
+		{Policy{KeepGenerated: true}, File{Path: "Cargo.lock"}, "version = 3\n", "unsupported: "},
+		{Policy{}, File{Path: "Cargo.lock", Attrs: walk.Attrs{Generated: walk.No}}, "version = 3\n", "unsupported: "},
+		{Policy{}, File{Path: "notes", Attrs: walk.Attrs{Generated: walk.Yes}}, "text\n", "generated: "},
+		{Policy{}, File{Path: "notes"}, "text\n", "unsupported: "},
+	}
+	for _, tt := range tests {
+		c, ok := tt.p.ByHead(tt.f, []byte(tt.head))
+		if got := c.Fate.String() + ": " + c.Message; ok || got != tt.want {
+			t.Errorf("%+v.ByHead(%+v) = %q, %v; want %q", tt.p, tt.f, got, ok, tt.want)
+		}
+		if tt.want != "unsupported: " && !tt.f.Named && !tt.p.KeepGenerated {
+			all := (Policy{Text: true}).ByContent(tt.f, Decision{}, []byte(tt.head))
+			if all.Fate != c.Fate {
+				t.Errorf("%s: the head says %s, all its bytes (--all-text) %s", tt.f.Path, c.Fate, all.Fate)
+			}
+		}
+	}
+	if c := (Policy{}).ByContent(File{Path: "Cargo.lock"}, Decision{}, []byte("version = 3\n")); c.Fate != Generated {
+		t.Errorf("ByContent: a lock file without a grammar is %s", c.Fate)
+	}
+}
+
 func TestByContent(t *testing.T) {
 	py := Decision{Lang: lang.ByName("python")}
 	none := Decision{}
@@ -148,7 +186,7 @@ func TestRelativeTo(t *testing.T) {
 
 func TestFateNames(t *testing.T) {
 	seen := map[string]bool{}
-	for f := Chunked; f <= Failed; f++ {
+	for f := Chunked; f <= Hidden; f++ {
 		if s := f.String(); s == "" || seen[s] {
 			t.Errorf("fate %d: name %q empty or repeated", f, s)
 		} else {

@@ -39,6 +39,7 @@ type dirFrame struct {
 	sc       *scope
 	stack    ignoreStack
 	included bool // Include matched this directory or one above it (below the root)
+	hidden   bool // it or a directory above it (below the root) is hidden, and walked for ListHidden
 }
 
 // child is the frame of an entry of f (the stack is f's: the entry's own
@@ -51,6 +52,7 @@ func (f dirFrame) child(name string) dirFrame {
 		sc:       f.sc,
 		stack:    f.stack,
 		included: f.included,
+		hidden:   f.hidden,
 	}
 }
 
@@ -269,10 +271,15 @@ func hasEntry(entries []fs.DirEntry, name string) bool {
 // entry handles one directory entry.
 func (rw *rootWalk) entry(f dirFrame, de fs.DirEntry) {
 	name := de.Name()
-	if name == ".git" || (!rw.opts.Hidden && strings.HasPrefix(name, ".")) {
+	dot := !rw.opts.Hidden && strings.HasPrefix(name, ".")
+	if name == ".git" || (dot && !rw.opts.ListHidden) {
 		return
 	}
 	c := f.child(name)
+	if dot && !c.hidden {
+		c.hidden = true
+		defer rw.hide(true)()
+	}
 	if de.Type()&fs.ModeSymlink != 0 {
 		if !rw.opts.Follow {
 			return
@@ -368,7 +375,11 @@ func (rw *rootWalk) trackedPass(sc *scope, prefix, baseRel, baseOS string, baseI
 			return
 		}
 		r, ok := underPrefix(t, prefix)
-		if !ok || (!rw.opts.Hidden && hasHidden(r)) {
+		if !ok {
+			continue
+		}
+		hidden := !rw.opts.Hidden && hasHidden(r)
+		if hidden && !rw.opts.ListHidden {
 			continue
 		}
 		excluded, included := rw.parentFilters(baseRel, r, baseIncluded)
@@ -377,7 +388,10 @@ func (rw *rootWalk) trackedPass(sc *scope, prefix, baseRel, baseOS string, baseI
 		}
 		rel := joinRel(baseRel, r)
 		display := rw.disp(rel)
-		if !rw.filtered(display, rel, included) {
+		show := rw.hide(hidden)
+		ok = rw.filtered(display, rel, included)
+		if !ok {
+			show()
 			continue
 		}
 		attrs := rw.attrs(sc.attrs, sc.attrPath(t), display)
@@ -385,7 +399,20 @@ func (rw *rootWalk) trackedPass(sc *scope, prefix, baseRel, baseOS string, baseI
 		if info, ok := rw.trackedInfo(display, osPath); ok {
 			rw.add(display, osPath, info.Size(), false, attrs)
 		}
+		show()
 	}
+}
+
+// hide, when on and not hiding already, makes what follows hidden until
+// the function it returns is called: files are listed with File.Hidden,
+// and what Include and Exclude match does not count (ListHidden must not
+// change which patterns "match nothing").
+func (w *walker) hide(on bool) func() {
+	if !on || w.hiding {
+		return func() {}
+	}
+	w.hiding, w.include.muted, w.exclude.muted = true, true, true
+	return func() { w.hiding, w.include.muted, w.exclude.muted = false, false, false }
 }
 
 // underPrefix returns t relative to the directory prefix, if inside it.
@@ -408,14 +435,18 @@ func (rw *rootWalk) parentFilters(baseRel, r string, baseIncluded bool) (exclude
 	if !rw.include.any() && !rw.exclude.any() {
 		return false, included
 	}
+	hidden, start := false, 0 // hidden: r[:i] has a hidden component
 	for i := 0; i < len(r); i++ {
 		if r[i] != '/' {
 			continue
 		}
+		hidden, start = hidden || (r[start] == '.' && !rw.opts.Hidden), i+1
 		d := joinRel(baseRel, r[:i])
 		st, ok := rw.dirs[d]
 		if !ok {
+			show := rw.hide(hidden) // the verdict is kept: only a hidden d's is muted
 			st.excluded, st.included = rw.dirFilters(d, rw.disp(d), false)
+			show()
 			if rw.dirs == nil {
 				rw.dirs = map[string]dirState{}
 			}
@@ -495,5 +526,5 @@ func (rw *rootWalk) filtered(display, rel string, inIncluded bool) bool {
 
 // add lists the file.
 func (rw *rootWalk) add(display, osPath string, size int64, explicit bool, attrs Attrs) {
-	rw.files = append(rw.files, File{Path: display, OSPath: osPath, Size: size, Explicit: explicit, Attrs: attrs})
+	rw.files = append(rw.files, File{Path: display, OSPath: osPath, Size: size, Explicit: explicit, Attrs: attrs, Hidden: rw.hiding})
 }

@@ -377,3 +377,46 @@ func TestBadIndex(t *testing.T) {
 		t.Errorf("warnings %v", warns)
 	}
 }
+
+// TestListHidden: with ListHidden, every case lists what git lists, hidden
+// files included (what Hidden lists), and File.Hidden marks exactly the
+// files a walk without it leaves out.
+func TestListHidden(t *testing.T) {
+	isolateGit(t)
+	for _, c := range gitCases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			git(t, dir, "init", "-q")
+			writeTree(t, dir, c.files...)
+			for p, content := range c.ignores {
+				writeFile(t, filepath.Join(dir, filepath.FromSlash(p)), content)
+			}
+			for _, a := range c.add {
+				git(t, dir, "add", "-f", "--", a)
+			}
+			if c.setup != nil {
+				c.setup(t, dir)
+			}
+			cwd := filepath.Join(dir, filepath.FromSlash(c.cwd))
+			rootSets := c.roots
+			if rootSets == nil {
+				rootSets = [][]string{nil}
+			}
+			for _, roots := range rootSets {
+				t.Chdir(cwd)
+				plain, _ := mustList(t, roots, Options{})
+				shown := map[string]bool{}
+				for _, f := range plain {
+					shown[f.Path] = true
+				}
+				all, _ := mustList(t, roots, Options{ListHidden: true})
+				sameList(t, "roots "+joinRoots(roots), paths(all), gitListing(t, cwd, true, roots...))
+				for _, f := range all {
+					if f.Hidden == shown[f.Path] {
+						t.Errorf("roots %s: %s: Hidden %v", joinRoots(roots), f.Path, f.Hidden)
+					}
+				}
+			}
+		})
+	}
+}

@@ -22,7 +22,8 @@ type glob struct {
 type globSet struct {
 	flag   string // "--include" or "--exclude", for the report
 	globs  []glob
-	unused int // patterns not used yet
+	unused int  // patterns not used yet
+	muted  bool // matches are not recorded (a hidden path, walked for ListHidden only)
 }
 
 // newGlobSet checks and compiles the patterns. A bad pattern is an error up
@@ -63,7 +64,7 @@ func (s *globSet) match(rel, display string, isDir bool) bool {
 			(display != rel && doublestar.MatchUnvalidated(g.pat, display)) ||
 			(g.base && doublestar.MatchUnvalidated(g.pat, base)) {
 			hit = true
-			if !g.used {
+			if !g.used && !s.muted {
 				g.used = true
 				s.unused--
 			}
@@ -75,7 +76,7 @@ func (s *globSet) match(rel, display string, isDir bool) bool {
 // mark matches for the record only: the answer is already known, but a
 // pattern matching the path is not one that "matches nothing".
 func (s *globSet) mark(rel, display string, isDir bool) {
-	if s.unused > 0 {
+	if s.unused > 0 && !s.muted {
 		s.match(rel, display, isDir)
 	}
 }

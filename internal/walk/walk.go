@@ -113,7 +113,14 @@
 // Unreadable ("not a regular file (a FIFO)"). None is ever opened.
 //
 // A path with a component (below the root argument) starting with '.' is
-// hidden and skipped unless Options.Hidden. Symlinks met while walking are
+// hidden and skipped unless Options.Hidden. With Options.ListHidden (and
+// not Hidden) hidden files are listed too, with File.Hidden set, for a
+// caller that accounts for every file (chunk's --manifest) but chunks only
+// the others: the walk enters hidden directories then, with every rule
+// but hidden-ness applied (an ignored hidden file is not listed), and
+// what Include and Exclude match there does not count as a match (the
+// "matches nothing" notice is the same with or without ListHidden).
+// Symlinks met while walking are
 // skipped unless Options.Follow; a root argument that is a symlink is always
 // followed.
 //
@@ -168,12 +175,15 @@ import (
 
 // Options control which files are listed.
 type Options struct {
-	Hidden   bool         // include hidden files/dirs; ".git" is always skipped
-	NoIgnore bool         // ignore no file: no .gitignore, info/exclude, global excludes
-	Follow   bool         // follow symlinks met while walking; loops are detected
-	Include  []string     // doublestar globs: when non-empty, a file or a directory above it must match one; "dir/" matches directories only
-	Exclude  []string     // doublestar globs: a file or directory matching any is skipped; "dir/" matches directories only
-	Ignored  *IgnoreTally // when not nil, counts what the ignore rules leave out, by rule
+	Hidden bool // include hidden files/dirs; ".git" is always skipped
+	// ListHidden lists the hidden files Hidden would add, marked
+	// File.Hidden, when Hidden is false: the caller leaves them out.
+	ListHidden bool
+	NoIgnore   bool         // ignore no file: no .gitignore, info/exclude, global excludes
+	Follow     bool         // follow symlinks met while walking; loops are detected
+	Include    []string     // doublestar globs: when non-empty, a file or a directory above it must match one; "dir/" matches directories only
+	Exclude    []string     // doublestar globs: a file or directory matching any is skipped; "dir/" matches directories only
+	Ignored    *IgnoreTally // when not nil, counts what the ignore rules leave out, by rule
 }
 
 // File is one file to chunk.
@@ -183,6 +193,7 @@ type File struct {
 	Size     int64  // size in bytes when listed
 	Explicit bool   // named directly as an argument
 	Attrs    Attrs  // linguist attributes from git attributes; the zero value when no rule names one
+	Hidden   bool   // listed only for Options.ListHidden: a hidden path, not to be chunked
 }
 
 // WarnKind says whether a warning means an input could not be read.
@@ -324,6 +335,7 @@ type walker struct {
 
 	done    <-chan struct{} // closed when the caller gives up (ListContext); nil: never
 	stopped bool            // done was found closed
+	hiding  bool            // walking a hidden path for ListHidden (hide)
 }
 
 // stop reports whether the caller gave up on the walk, which then winds
@@ -339,7 +351,13 @@ func (w *walker) stop() bool {
 	return w.stopped
 }
 
+// warn records a warning, but not while walking a hidden path for
+// ListHidden: what is said of a file must not depend on ListHidden (a
+// dangling link, an unreadable folder there is Hidden's to report).
 func (w *walker) warn(p, reason string, kind WarnKind) {
+	if w.hiding {
+		return
+	}
 	w.warns = append(w.warns, Warning{Path: p, Reason: reason, Kind: kind})
 }
 
@@ -371,13 +389,15 @@ func (w *walker) root(arg string) {
 }
 
 // result sorts and deduplicates. A path reached twice (roots "." and
-// "src") is one file, explicit if either occurrence was.
+// "src") is one file, explicit if either occurrence was, hidden if both
+// were (roots "." and ".github": the second asks for it).
 func (w *walker) result() ([]File, []Warning) {
 	sort.SliceStable(w.files, func(i, j int) bool { return w.files[i].Path < w.files[j].Path })
 	files := w.files[:0]
 	for _, f := range w.files {
 		if n := len(files); n > 0 && files[n-1].Path == f.Path {
 			files[n-1].Explicit = files[n-1].Explicit || f.Explicit
+			files[n-1].Hidden = files[n-1].Hidden && f.Hidden
 			continue
 		}
 		files = append(files, f)

@@ -1,6 +1,7 @@
 package walk
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -507,5 +508,65 @@ func TestGlobMatchesNothing(t *testing.T) {
 		if !reflect.DeepEqual(warns, c.want) {
 			t.Errorf("roots %q include %q exclude %q: warnings\n%v\nwant\n%v", c.roots, c.include, c.exclude, warns, c.want)
 		}
+	}
+}
+
+// TestListHiddenGlobs: ListHidden applies Include and Exclude to hidden
+// files (one listed is one Hidden would chunk) but does not count what
+// they match there, walked or tracked: the notices are those of a walk
+// without it.
+func TestListHiddenGlobs(t *testing.T) {
+	isolateGit(t)
+	for _, tracked := range []bool{false, true} {
+		dir := t.TempDir()
+		writeTree(t, dir, ".github/ci.yml", ".github/x.py", "a/.b/c.yml", "a/x.yml", "src/a.py")
+		if tracked {
+			git(t, dir, "init", "-q")
+			git(t, dir, "add", "-A")
+		}
+		t.Chdir(dir)
+		opts := Options{Include: []string{".github/**", "*.yml", "a/"}, Exclude: []string{"*.py", ".b/"}}
+		_, want := mustList(t, nil, opts)
+		opts.ListHidden = true
+		files, warns := mustList(t, nil, opts)
+		if !reflect.DeepEqual(warns, want) {
+			t.Errorf("tracked %v: notices %+v, want %+v", tracked, warns, want)
+		}
+		var got []string
+		for _, f := range files {
+			got = append(got, fmt.Sprintf("%s %v", f.Path, f.Hidden))
+		}
+		if w := []string{".github/ci.yml true", "a/x.yml false"}; !reflect.DeepEqual(got, w) {
+			t.Errorf("tracked %v: got %q, want %q", tracked, got, w)
+		}
+	}
+}
+
+// TestListHiddenWarnsNothing: what ListHidden walks in addition gives no
+// warning (a dangling link, an unreadable folder): the warnings are those
+// of a walk without it.
+func TestListHiddenWarnsNothing(t *testing.T) {
+	dir := plainTree(t, ".cfg/a.py", ".locked/b.py", "src/c.py")
+	t.Chdir(dir)
+	if err := os.Symlink("nowhere", filepath.Join(".cfg", "dangling")); err != nil {
+		t.Skip("symlinks unavailable:", err)
+	}
+	if err := os.Chmod(".locked", 0); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(filepath.Join(dir, ".locked"), 0o755) })
+	opts := Options{Follow: true}
+	_, want := mustList(t, nil, opts)
+	opts.ListHidden = true
+	files, warns := mustList(t, nil, opts)
+	if len(warns) != len(want) {
+		t.Errorf("warnings %+v, want %+v", warns, want)
+	}
+	if got := paths(files); len(got) < 2 || got[0] != ".cfg/a.py" || got[len(got)-1] != "src/c.py" {
+		t.Errorf("got %q", got) // .locked/b.py too when root reads it
+	}
+	opts = Options{Follow: true, Hidden: true}
+	if _, warns := mustList(t, nil, opts); len(warns) == 0 && os.Geteuid() != 0 {
+		t.Error("Hidden: no warning of the dangling link")
 	}
 }

@@ -15,8 +15,10 @@ import (
 
 // binary are the files whose bytes a txtar cannot hold as text.
 var binary = map[string]string{
-	"bin.py": "x = 1\x00\n",         // a NUL: binary
-	"u16.py": "\xff\xfex\x00\n\x00", // a UTF-16 BOM
+	"bin.py": "x = 1\x00\n", // a NUL: binary
+	// A PNG's signature and IHDR chunk: no grammar, binary all the same.
+	"logo.png": "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89",
+	"u16.py":   "\xff\xfex\x00\n\x00", // a UTF-16 BOM
 }
 
 // WriteMixed writes the tree's files into dir and returns the fates its
