@@ -12,7 +12,7 @@ SAMPLE   ?= testdata/corpus
 FUZZTIME ?= 30s
 FUZZGRAMMARS_TIME ?= 30m
 
-.PHONY: all build run test test-note tidy race vet fuzz fuzz-grammars bench corpus languages eval clean
+.PHONY: all build run test test-note tidy race vet docs fuzz fuzz-grammars bench corpus languages eval clean
 
 all: build
 
@@ -44,6 +44,12 @@ tidy:
 ## race: the tests of the concurrent packages under the race detector (about 2 minutes)
 race:
 	$(GO) test -race -count=1 ./internal/pipeline/ ./internal/cli/ ./internal/parse/ ./internal/cache/ ./internal/stream/
+
+## docs: regenerate the command reference from the commands themselves: Markdown
+## in docs/reference/ and man pages in docs/man/ (TestReferenceIsCurrent fails
+## when they drift); read the diff before committing it
+docs:
+	$(GO) test -count=1 ./internal/cli -run '^TestReferenceIsCurrent$$' -update
 
 vet:
 	@unformatted=$$(gofmt -l cmd internal); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi

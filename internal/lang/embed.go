@@ -11,7 +11,7 @@ import (
 // injections holds the injection queries: injections/HOST.scm finds the
 // regions of a HOST file written in another language, in the convention of
 // tree-sitter's injections.scm. Its first line says what it finds
-// ("; embeds: …", for the README). Each pattern captures a region's node as
+// ("; embeds: …", for docs/inputs.md). Each pattern captures a region's node as
 // @injection.content and names its language by a capture,
 // @injection.language (the text of a node: a Markdown fence's info
 // string), or by a property, (#set! injection.language "css"); an empty
@@ -49,11 +49,11 @@ var injectionQueries = sync.OnceValue(func() map[string]string {
 })
 
 // embedsDirective starts the line of an injection query file that says
-// what a reader of the README's language table is told the host embeds:
+// what a reader of the language table of docs/inputs.md is told the host embeds:
 // its first line, or its second after an "; extends:" line.
 const embedsDirective = "; embeds: "
 
-// Embeds says, for the README's language table, what code in other
+// Embeds says, for the language table of docs/inputs.md, what code in other
 // languages the language's files hold that castchunk parses as such (the
 // "; embeds:" line of its injection query); "" when none.
 func (l *Language) Embeds() string {

@@ -9,7 +9,7 @@
 // queries/NAME.scm (which may extend another language's query; without
 // the file DefinitionQuery panics) and a sample under
 // testdata/corpus/NAME/; the tests derive everything else from the table,
-// the README's language table included (Markdown).
+// the language table of docs/inputs.md included (Markdown).
 package lang
 
 import (
@@ -68,7 +68,7 @@ type Language struct {
 	Module       string   // Go module of the grammar
 	HTMLScanner  bool     // its external scanner keeps tree-sitter-html's stack of open tags (package parse bounds its work)
 	XMLScanner   bool     // its external scanner keeps tree-sitter-xml's stack of open tags, counted at another place (as HTMLScanner)
-	note         string   // a choice the lists do not show, for the README's table (Markdown)
+	note         string   // a choice the lists do not show, for the table of docs/inputs.md (Markdown)
 	grammar      func() unsafe.Pointer
 }
 
@@ -89,7 +89,7 @@ const (
 // immutable after package initialisation (static data: building it loads
 // no grammar).
 //
-// Choices a row's lists cannot say (its note says them for the README):
+// Choices a row's lists cannot say (its note says them in docs/inputs.md):
 //   - .h is C: a C++ header named .h is parsed as C unless --lang says
 //     otherwise (the C grammar is error-tolerant, so it is still chunked).
 //   - JavaScript uses the JavaScript grammar for .js and .jsx alike: it
@@ -256,7 +256,7 @@ var registry = []*Language{
 		Module: grammars + "zig", grammar: zig.Language},
 }
 
-// Markdown is the README's language table: one row per language, sorted
+// Markdown is the language table of docs/inputs.md: one row per language, sorted
 // by name, with its extensions (and note), its file names and the code in
 // other languages its files embed (Embeds).
 func Markdown() string {

@@ -10,16 +10,18 @@ import (
 	"github.com/castchunk/castchunk/internal/lang"
 )
 
-var update = flag.Bool("update", false, "rewrite the language table of README.md from the registry")
+var update = flag.Bool("update", false, "rewrite the language table of docs/inputs.md from the registry")
 
-const readmePath = "../../README.md"
+// tablePage is the page that holds the language table (the README links to it).
+const tablePage = "../../docs/inputs.md"
 
-// TestReadmeLanguageTable: the README's language table is the registry's,
+// TestReadmeLanguageTable: the language table of docs/inputs.md (the
+// README's languages link there) is the registry's,
 // lang.Markdown (each row's extensions, note and file names), line for
 // line, so it cannot drift from the rows. With -update the test rewrites
 // the table in place; read the diff before committing it.
 func TestReadmeLanguageTable(t *testing.T) {
-	data, err := os.ReadFile(readmePath)
+	data, err := os.ReadFile(tablePage)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,14 +35,14 @@ func TestReadmeLanguageTable(t *testing.T) {
 		return
 	}
 	if *update {
-		if err := os.WriteFile(readmePath, []byte(readme[:start]+want+readme[end:]), 0o644); err != nil {
+		if err := os.WriteFile(tablePage, []byte(readme[:start]+want+readme[end:]), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("rewrote the language table of %s", readmePath)
+		t.Logf("rewrote the language table of %s", tablePage)
 		return
 	}
-	t.Errorf("README.md's language table is not the registry's (%s; go test ./internal/lang/ -update rewrites it); want:\n%s",
-		firstDifference(got, want), want)
+	t.Errorf("%s's language table is not the registry's (%s; go test ./internal/lang/ -update rewrites it); want:\n%s",
+		tablePage, firstDifference(got, want), want)
 }
 
 // languageTable returns where the README's language table is: from its
@@ -54,14 +56,14 @@ func languageTable(readme string) (start, end int, err error) {
 		line, _, _ := strings.Cut(readme[i:], "\n")
 		if strings.HasPrefix(line, header) {
 			if start >= 0 {
-				return 0, 0, fmt.Errorf("%s: two tables start with %q", readmePath, header)
+				return 0, 0, fmt.Errorf("%s: two tables start with %q", tablePage, header)
 			}
 			start = i
 		}
 		i += len(line) + 1
 	}
 	if start < 0 {
-		return 0, 0, fmt.Errorf("%s: no line starts with %q", readmePath, header)
+		return 0, 0, fmt.Errorf("%s: no line starts with %q", tablePage, header)
 	}
 	end = start
 	for end < len(readme) && strings.HasPrefix(readme[end:], "|") {

@@ -23,7 +23,7 @@ func (t Type) String() string {
 // Field is one field of a record: the table of fields below is the one
 // declaration of the record format. The encoder writes the fields of a
 // schema in its order, the decoder reads them by name, and --help and the
-// README's field table are generated from it.
+// field table of docs/record-format.md are generated from it.
 type Field struct {
 	Name     string
 	Type     Type
@@ -446,7 +446,7 @@ func wrap(head, text string, width int) string {
 	return b.String()
 }
 
-// Markdown is the README's field table.
+// Markdown is the field table of docs/record-format.md.
 func (s *Schema) Markdown() string {
 	var b strings.Builder
 	b.WriteString("| field | type | meaning |\n| --- | --- | --- |\n")
