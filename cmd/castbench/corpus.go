@@ -76,21 +76,11 @@ func benchCorpus(o options, dir string) (*corpusResult, error) {
 		return nil, err
 	}
 	r := &corpusResult{dir: dir}
-	perLang := map[string][2]int{}
-	for _, j := range jobs {
-		r.bytes += j.size
-		c := perLang[j.lang.Name]
-		perLang[j.lang.Name] = [2]int{c[0] + 1, c[1] + j.size}
-	}
-	fmt.Printf("  %d files, %.1f MB:", len(jobs), mb(r.bytes))
-	for _, name := range sortedKeys(perLang) {
-		fmt.Printf(" %s %d files %.1f MB;", name, perLang[name][0], mb(perLang[name][1]))
-	}
+	perLang := r.describe(jobs)
 	fmt.Printf("\n  listing (walk.List) took %s; %d listed files left out as castchunk skips them (binary, UTF-16, not UTF-8)\n", ms(walkTime), skipped)
 	if len(jobs) == 0 {
 		return nil, fmt.Errorf("no file to chunk")
 	}
-
 	if o.measureCache() {
 		for k, c := range cacheRuns {
 			if r.cache[k], err = benchCache(o, dir, len(jobs), c.name, c.label, c.args); err != nil {
@@ -107,12 +97,47 @@ func benchCorpus(o options, dir string) (*corpusResult, error) {
 	if !o.measureRest() {
 		return r, nil
 	}
-
 	list, err := writeJobList(o.tmp, jobs)
 	if err != nil {
 		return nil, err
 	}
 	defer os.Remove(list)
+	langTime, err := r.measure(o, dir, list, jobs)
+	if err != nil {
+		return nil, err
+	}
+	r.report(o)
+	if err := r.measureLargest(o, jobs); err != nil {
+		return nil, err
+	}
+	fmt.Printf("  parse only by language (fastest repetition):")
+	for _, name := range sortedKeys(perLang) {
+		fmt.Printf(" %s %.2f MB/s;", name, mb(perLang[name][1])/time.Duration(langTime[name]).Seconds())
+	}
+	fmt.Println()
+	return r, nil
+}
+
+// describe sums the corpus's bytes and prints its files and megabytes by
+// language, which it returns (files, bytes).
+func (r *corpusResult) describe(jobs []job) map[string][2]int {
+	perLang := map[string][2]int{}
+	for _, j := range jobs {
+		r.bytes += j.size
+		c := perLang[j.lang.Name]
+		perLang[j.lang.Name] = [2]int{c[0] + 1, c[1] + j.size}
+	}
+	fmt.Printf("  %d files, %.1f MB:", len(jobs), mb(r.bytes))
+	for _, name := range sortedKeys(perLang) {
+		fmt.Printf(" %s %d files %.1f MB;", name, perLang[name][0], mb(perLang[name][1]))
+	}
+	return perLang
+}
+
+// measure runs the repetitions of (a) to (c) and the embedding runs,
+// interleaved, and returns the parse time by language of the fastest
+// parse-only repetition.
+func (r *corpusResult) measure(o options, dir, list string, jobs []job) (map[string]time.Duration, error) {
 	var langTime map[string]time.Duration
 	for rep := range o.reps {
 		res, s, err := parseRun(o, list, 1)
@@ -145,6 +170,11 @@ func benchCorpus(o options, dir string) (*corpusResult, error) {
 			r.embed[k] = append(r.embed[k], s)
 		}
 	}
+	return langTime, nil
+}
+
+// report prints (a) to (c), the targets and the embedding runs.
+func (r *corpusResult) report(o options) {
 	fmt.Printf("  (a) parse only, -j 1          %-20s %7.2f MB/s   cpu %s   peak RSS %.0f MiB\n", r.parse.times(), r.parse.rate(r.bytes), secs(r.parse.bestCPU()), mib(r.parse.maxRSS()))
 	fmt.Printf("  (a) parse only, -j %-6d     %-20s %7.2f MB/s   (for reference: parsing alone speeds up %.2fx)\n", o.jobs, r.parsePar.times(), r.parsePar.rate(r.bytes), r.parse.best().Seconds()/r.parsePar.best().Seconds())
 	fmt.Printf("  (b) castchunk chunk -j 1      %-20s %7.2f MB/s   cpu %s   peak RSS %.0f MiB\n", r.seq.times(), r.seq.rate(r.bytes), secs(r.seq.bestCPU()), mib(r.seq.maxRSS()))
@@ -154,6 +184,11 @@ func benchCorpus(o options, dir string) (*corpusResult, error) {
 	for k, e := range embedRuns {
 		fmt.Printf("  (%s) (b) with %-22s %-20s %7.2f MB/s   %.3fx (b)\n", e.name, e.label, r.embed[k].times(), r.embed[k].rate(r.bytes), r.embedRatio(k))
 	}
+}
+
+// measureLargest chunks the largest file alone, for its peak memory, and
+// says how low castbench's own size lets a peak figure go.
+func (r *corpusResult) measureLargest(o options, jobs []job) error {
 	for _, j := range jobs {
 		if j.size > r.largest.size {
 			r.largest = j
@@ -161,19 +196,14 @@ func benchCorpus(o options, dir string) (*corpusResult, error) {
 	}
 	one, err := chunkRun(o, r.largest.osPath, 1, false, nil)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	r.largestRSS = one.rss
 	fmt.Printf("  the largest file alone (%s, %.1f MB): castchunk chunk -j 1 takes %s, peak RSS %.0f MiB\n",
 		r.largest.path, mb(r.largest.size), secs(one.wall), mib(one.rss))
 	floor := max(r.parse.maxFloor(), r.parsePar.maxFloor(), r.seq.maxFloor(), r.par.maxFloor(), one.floor)
 	fmt.Printf("  (peak RSS figures cannot be below castbench's own resident size when it starts a run, here at most %.0f MiB)\n", mib(floor))
-	fmt.Printf("  parse only by language (fastest repetition):")
-	for _, name := range sortedKeys(perLang) {
-		fmt.Printf(" %s %.2f MB/s;", name, mb(perLang[name][1])/time.Duration(langTime[name]).Seconds())
-	}
-	fmt.Println()
-	return r, nil
+	return nil
 }
 
 // listJobs lists the files as `castchunk chunk --include-generated

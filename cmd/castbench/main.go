@@ -191,6 +191,16 @@ func run(o options) error {
 		return fmt.Errorf("start-up: %w", err)
 	}
 
+	summary(results)
+	workersSummary(results)
+	fmt.Printf("  start-up: CPU median %s (min %s), wall median %s (min %s) over %d runs: %s\n",
+		ms(startup.medianCPU()), ms(startup.bestCPU()), ms(startup.median()), ms(startup.best()), len(startup), verdict(startup.medianCPU() < targetStartup))
+	fmt.Printf("  load average at the end: %s; castbench took %s\n", loadAverage(), time.Since(began).Round(time.Second))
+	return nil
+}
+
+// summary prints the table of every corpus's figures and their targets.
+func summary(results []*corpusResult) {
 	fmt.Printf("\nsummary (%d CPUs)\n", runtime.NumCPU())
 	fmt.Printf("  %-20s %7s %9s %9s %9s %8s %7s %11s %11s %13s\n", "corpus", "MB", "(a) MB/s", "(b) MB/s", "(c) MB/s", "(b)/(a)", "(c) x", "RSS (b)", "RSS (c)", "RSS 1 file")
 	for _, r := range results {
@@ -219,9 +229,4 @@ func run(o options) error {
 	for _, r := range results {
 		r.cacheSummary()
 	}
-	workersSummary(results)
-	fmt.Printf("  start-up: CPU median %s (min %s), wall median %s (min %s) over %d runs: %s\n",
-		ms(startup.medianCPU()), ms(startup.bestCPU()), ms(startup.median()), ms(startup.best()), len(startup), verdict(startup.medianCPU() < targetStartup))
-	fmt.Printf("  load average at the end: %s; castbench took %s\n", loadAverage(), time.Since(began).Round(time.Second))
-	return nil
 }
