@@ -104,7 +104,7 @@ func TestMergeRestoresTheUnshardedOutput(t *testing.T) {
 		}
 		t.Chdir(dir)
 		wholeManifest := filepath.Join(t.TempDir(), "m.jsonl")
-		whole, stderr, code := run(t, "", "chunk", "--max-size", "20", "--manifest", wholeManifest, ".")
+		whole, stderr, code := run(t, "", "chunk", "--allow-empty", "--max-size", "20", "--manifest", wholeManifest, ".")
 		if code != 0 || stderr != "" {
 			t.Fatalf("tree %d: unsharded run: status %d, stderr %q", tree, code, stderr)
 		}
@@ -116,7 +116,7 @@ func TestMergeRestoresTheUnshardedOutput(t *testing.T) {
 			for k := 1; k <= n; k++ {
 				out := filepath.Join(t.TempDir(), fmt.Sprintf("s%d.jsonl", k))
 				m := filepath.Join(t.TempDir(), fmt.Sprintf("m%d.jsonl", k))
-				if _, stderr, code := run(t, "", "chunk", "--max-size", "20", "--shard", fmt.Sprintf("%d/%d", k, n), "-o", out, "--manifest", m, "."); code != 0 {
+				if _, stderr, code := run(t, "", "chunk", "--allow-empty", "--max-size", "20", "--shard", fmt.Sprintf("%d/%d", k, n), "-o", out, "--manifest", m, "."); code != 0 {
 					t.Fatalf("tree %d, shard %d/%d: status %d, stderr %q", tree, k, n, code, stderr)
 				}
 				shards, manifests = append(shards, out), append(manifests, m)
