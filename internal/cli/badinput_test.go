@@ -264,7 +264,7 @@ func TestBadDegenerateFiles(t *testing.T) {
 	// unless --allow-empty.
 	out, stderr, code = run(t, "", "chunk", "empty.py")
 	badNoOutput(t, out)
-	badCheck(t, stderr, code, "castchunk: nothing chunked: none of the 1 file listed gave a chunk: 1 empty or only whitespace; give --allow-empty if an empty result is expected\n", 1)
+	badCheck(t, stderr, code, "castchunk: nothing chunked: none of the 1 file listed gave a chunk: 1 empty; give --allow-empty if an empty result is expected\n", 1)
 	out, stderr, code = run(t, "", "chunk", "--allow-empty", "empty.py")
 	badNoOutput(t, out)
 	badCheck(t, stderr, code, "", 0)
@@ -379,7 +379,9 @@ func TestBadOutputDevFull(t *testing.T) {
 }
 
 // badPrevious is the content of an output file from an earlier run.
-const badPrevious = "previous run\n"
+// badPrevious is an earlier run's output: inside the tree it is left out
+// of the inputs, as any earlier output is.
+const badPrevious = "{\"id\":\"0\",\"path\":\"previous run\"}\n"
 
 // badOutputDir makes out/out.jsonl hold badPrevious and returns its path.
 func badOutputDir(t *testing.T, dir string) string {

@@ -193,6 +193,8 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 		return nil, usageError("--manifest needs a file: stdout holds the records")
 	case o.manifest != "" && o.output != "" && o.output != "-" && sameOutput(o.manifest, o.output):
 		return nil, usageError("--manifest %s and -o %s are one file: give each its own", quoteName(o.manifest), quoteName(o.output))
+	case o.manifest != "" && (o.output == "" || o.output == "-") && sameAsStream(o.manifest, cmd.OutOrStdout()):
+		return nil, usageError("--manifest %s is stdout, which holds the records: give it a file of its own", quoteName(o.manifest))
 	}
 	if cfg.format = record.FormatByName(o.format); cfg.format == nil {
 		return nil, usageError("unknown --format %q: want one of %s", o.format, strings.Join(record.FormatNames(), ", "))
@@ -234,8 +236,9 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 }
 
 // rebase finds the root the records' paths are relative to: --root, or
-// the top of the git repository holding the path arguments (with
-// --files-from, the current folder's), else the current folder.
+// walk.DefaultRoot's (the top of the git repository holding the path
+// arguments, with --files-from the current folder's; outside git the one
+// folder argument; else the current folder).
 func (o *chunkOptions) rebase(args []string) (*walk.Rebase, error) {
 	root := o.root
 	if root == "" {

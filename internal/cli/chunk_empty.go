@@ -47,7 +47,7 @@ func (r *chunkRun) whyEmpty() string {
 		case plan.Unsupported:
 			part += " (" + stats.UnsupportedText(rep.Unsupported) + "; --all-text chunks text with sliding windows)"
 		case plan.Generated:
-			part += " (--include-generated)"
+			part += " (--include-generated, with --all-text for those no grammar parses)"
 		case plan.Vendored:
 			part += " (--include-vendored)"
 		case plan.TooLarge:
@@ -56,7 +56,7 @@ func (r *chunkRun) whyEmpty() string {
 		parts = append(parts, part)
 	}
 	if rep.Empty > 0 {
-		parts = append(parts, fmt.Sprintf("%d empty or only whitespace", rep.Empty))
+		parts = append(parts, fmt.Sprintf("%d empty", rep.Empty))
 	}
 	return fmt.Sprintf("none of the %d %s listed gave a chunk: %s", r.listed, plural(r.listed, "file", "files"), strings.Join(parts, ", "))
 }

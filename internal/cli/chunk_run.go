@@ -401,7 +401,7 @@ func (r *chunkRun) startProgress(total int) {
 	if !r.cfg.progress || !ok || !isTerminal(f) || total < 2 {
 		return
 	}
-	if (r.cfg.output == "" || r.cfg.output == "-") && isTerminal(r.s.Out) {
+	if r.recordsMayShow(f) {
 		return
 	}
 	r.bar = progressbar.NewOptions(total,
@@ -411,6 +411,22 @@ func (r *chunkRun) startProgress(total int) {
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionClearOnFinish(),
 	)
+}
+
+// recordsMayShow reports whether the records may reach the terminal the
+// progress bar would be drawn on: stdout is a terminal, or -o names
+// stderr's file (-o /dev/stdout, /dev/stderr) or a character device other
+// than /dev/null (-o /dev/tty).
+func (r *chunkRun) recordsMayShow(stderr *os.File) bool {
+	out := r.cfg.output
+	if out == "" || out == "-" {
+		return isTerminal(r.s.Out)
+	}
+	if sameAsStream(out, stderr) {
+		return true
+	}
+	info, err := os.Stat(out)
+	return err == nil && info.Mode()&os.ModeCharDevice != 0 && out != os.DevNull
 }
 
 func (r *chunkRun) stopProgress() {

@@ -210,12 +210,14 @@ func interruptible(ctx context.Context, fn func() error) error {
 }
 
 // dropOutput handles a file castchunk writes (-o FILE, --manifest FILE,
-// named by flag) when it is one of the files listed. An earlier run's
-// output (records or a manifest, or still empty) is left out of the
-// inputs whatever its extension, as tar leaves out its own archive, so
-// that a rerun does not trip over it; so is a file no grammar parses.
-// Source code would be replaced by output made from itself: a usage error
-// naming the flag, as is an output named as an argument.
+// named by flag) when it is one of the files listed, by any of its names
+// (a symbolic or hard link too). An earlier run's output (records or a
+// manifest, or still empty) is left out of the inputs whatever its
+// extension, as tar leaves out its own archive, so that a rerun does not
+// trip over it. Any other file would be replaced by what castchunk writes
+// (a script known by its shebang, a notebook, a text file: it need not
+// have a grammar by name to be worth keeping): a usage error naming the
+// flag, as is an output named as an argument.
 func dropOutput(flag, name string, jobs []pipeline.Job) ([]pipeline.Job, error) {
 	if name == "" || name == "-" {
 		return jobs, nil
@@ -224,25 +226,23 @@ func dropOutput(flag, name string, jobs []pipeline.Job) ([]pipeline.Job, error) 
 	if err != nil || !out.Mode().IsRegular() {
 		return jobs, nil // a new file, or a device or FIFO written in place: no input
 	}
-	// Only inputs of the output's name (or of the name it links to) can be
-	// the same file, short of hard links: stat those alone.
-	bases := map[string]bool{filepath.Base(name): true}
-	if resolved, err := filepath.EvalSymlinks(name); err == nil {
-		bases[filepath.Base(resolved)] = true
-	}
-	for i, j := range jobs {
-		if j.Reader != nil || !bases[filepath.Base(j.OSPath)] {
-			continue
-		}
-		if in, err := os.Stat(j.OSPath); err == nil && os.SameFile(in, out) {
-			if j.Named || j.Decision.Lang != nil && !earlierOutput(j.OSPath) {
-				return nil, usageError("%s %s is one of the files to chunk (%s): it would be replaced by what castchunk writes there; give %s another file",
-					flag, quoteName(name), quoteName(j.Path), flag)
+	// Only inputs of the output's size (as listed) or name can be the
+	// same file: stat those alone.
+	base := filepath.Base(name)
+	kept := jobs[:0:0]
+	for _, j := range jobs {
+		if j.Reader == nil && (j.Size == out.Size() || filepath.Base(j.OSPath) == base) {
+			if in, err := os.Stat(j.OSPath); err == nil && os.SameFile(in, out) {
+				if j.Named || !earlierOutput(j.OSPath) {
+					return nil, usageError("%s %s is one of the files to chunk (%s): it would be replaced by what castchunk writes there; give %s another file",
+						flag, quoteName(name), quoteName(j.Path), flag)
+				}
+				continue
 			}
-			return append(jobs[:i:i], jobs[i+1:]...), nil
 		}
+		kept = append(kept, j)
 	}
-	return jobs, nil
+	return kept, nil
 }
 
 // dropFolder leaves out of the listing the files under a folder castchunk
@@ -272,16 +272,54 @@ func dropFolder(dir string, jobs []pipeline.Job) []pipeline.Job {
 }
 
 // sameOutput reports whether two output names are one file: the same
-// path once made absolute, or (when both exist) the same file.
+// path once made absolute and its symbolic links followed (a dangling one
+// too: writing through it creates its target), or (when both exist) the
+// same file.
 func sameOutput(a, b string) bool {
-	x, errA := filepath.Abs(a)
-	y, errB := filepath.Abs(b)
-	if errA == nil && errB == nil && x == y {
+	if finalPath(a) == finalPath(b) {
 		return true
 	}
 	fa, errA := os.Stat(a)
 	fb, errB := os.Stat(b)
 	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// finalPath is name made absolute with its symbolic links followed, as
+// far as they lead: a dangling link's target, a missing file's path.
+func finalPath(name string) string {
+	p, err := filepath.Abs(name)
+	if err != nil {
+		return name
+	}
+	for range 40 { // the kernel's limit on links followed
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			return real
+		}
+		target, err := os.Readlink(p)
+		if err != nil {
+			break
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(p), target)
+		}
+		p = target
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+		return filepath.Join(dir, filepath.Base(p))
+	}
+	return p
+}
+
+// sameAsStream reports whether the file name is the one w writes to
+// (stdout or stderr, when they are files, terminals included).
+func sameAsStream(name string, w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	a, errA := os.Stat(name)
+	b, errB := f.Stat()
+	return errA == nil && errB == nil && os.SameFile(a, b)
 }
 
 // earlierOutput reports whether the file holds what castchunk writes:

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -37,6 +38,9 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 	return m, s
 }
 
+// ttyName stands for the terminal's own name among onTerminal's args.
+const ttyName = "{tty}"
+
 // onTerminal runs castchunk with stderr on a terminal, and stdout too
 // unless out is given; it returns what reached the terminal.
 func onTerminal(t *testing.T, out io.Writer, args ...string) string {
@@ -50,6 +54,12 @@ func onTerminal(t *testing.T, out io.Writer, args ...string) string {
 	}()
 	if out == nil {
 		out = slave
+	}
+	args = slices.Clone(args)
+	for i, a := range args {
+		if a == ttyName {
+			args[i] = slave.Name()
+		}
 	}
 	if code := Main(context.Background(), args, Streams{In: strings.NewReader(""), Out: out, Err: slave}); code != 0 {
 		t.Errorf("%v: status %d", args, code)
@@ -74,6 +84,9 @@ func TestProgressNeverMixesIntoRecords(t *testing.T) {
 	var records bytes.Buffer
 	if got := onTerminal(t, &records, "chunk", dir); !strings.Contains(got, "chunking") || strings.Count(records.String(), "\n") != 30 {
 		t.Errorf("stdout elsewhere: no bar on the terminal (%q), or not 30 records", got)
+	}
+	if got := onTerminal(t, &records, "chunk", "-o", ttyName, dir); strings.Contains(got, "chunking") || !strings.Contains(got, `"path":"`) {
+		t.Errorf("-o naming the terminal (as -o /dev/stdout does): the bar was drawn, or no records:\n%q", got)
 	}
 	o := filepath.Join(t.TempDir(), "out.jsonl")
 	if got := onTerminal(t, nil, "chunk", "-o", o, dir); !strings.Contains(got, "chunking") {

@@ -58,9 +58,10 @@ device, FIFO or folder is a problem, and is not opened in a way that could
 wait), of at most --max-file-size, under --root: a path outside it (an
 absolute path not under --root, a path that climbs out with .., a symbolic
 link that leads out or is absolute) is one problem line and is not read,
-unless --allow-outside-root. Absolute paths, as castchunk chunk /abs/dir
-writes them, are read with --root /abs/dir (or any folder above it, such as
-/), or with --allow-outside-root. A record line longer than any record of a
+unless --allow-outside-root. Absolute paths (chunk writes them for a file
+outside its root, e.g. chunk a.py /abs/b.py) are read with --root set to a
+folder above them (such as /), or with --allow-outside-root; chunk DIR
+outside git writes paths relative to DIR: verify --root DIR. A record line longer than any record of a
 file of --max-file-size could be (6 x SIZE + 1 MiB) is a problem and is not
 held in memory.
 

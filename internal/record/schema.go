@@ -90,7 +90,7 @@ var fields = []*Field{
 		Append: func(dst []byte, c *Chunk) ([]byte, error) { return append(append(append(dst, '"'), c.ID...), '"'), nil },
 		Raw:    rawString(func(c *Chunk) []byte { return c.ID }),
 		Set:    func(r *Record, v Value) { r.ID = v.Str }},
-	{Name: "path", Type: String, PerFile: true, Help: "the file's path relative to the root (`--root`; default: the top of the git repository), `/`-separated (`src/a.py`, never `./src/a.py`)",
+	{Name: "path", Type: String, PerFile: true, Help: "the file's path relative to the root (`--root`; default: the top of the git repository, outside git the one folder argument), `/`-separated (`src/a.py`, never `./src/a.py`)",
 		Append: func(dst []byte, c *Chunk) ([]byte, error) {
 			dst, _, bad := appendString(dst, []byte(c.File.Path))
 			if bad >= 0 {
