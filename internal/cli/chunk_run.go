@@ -131,7 +131,7 @@ func (r *chunkRun) list(ctx context.Context) ([]pipeline.Job, error) {
 		return nil, nil
 	}
 	opts := cfg.walk
-	opts.ListHidden = cfg.manifest != "" // the manifest accounts for them; cheap, but only then
+	opts.ListAll = cfg.manifest != "" // the manifest accounts for them; cheap, but only then
 	files, warnings, err := walk.ListContext(ctx, cfg.roots, opts)
 	if ctx.Err() != nil {
 		return nil, ctx.Err() // one signal stops the run, wherever the walk is

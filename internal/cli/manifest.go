@@ -61,7 +61,7 @@ func (m *manifest) unlisted(ws []walk.Warning) {
 	slices.SortStableFunc(m.pending, func(a, b manifestEntry) int { return strings.Compare(a.Path, b.Path) })
 }
 
-// hidden records the hidden files (walk.Options.ListHidden), to be
+// hidden records the hidden files (walk.Options.ListAll), to be
 // written in path order among the results: each is one --hidden would
 // chunk.
 func (m *manifest) hidden(paths []string) {
