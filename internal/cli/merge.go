@@ -2,12 +2,14 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
 
 	"github.com/spf13/cobra"
 
+	"github.com/castchunk/castchunk/internal/plan"
 	"github.com/castchunk/castchunk/internal/stream"
 )
 
@@ -62,7 +64,7 @@ func runMerge(ctx context.Context, o *mergeOptions, args []string, s Streams) er
 	}
 	w := ctxWriter{ctx, out}
 	if kind == stream.Manifest {
-		err = stream.MergeManifests(ins, names, w)
+		err = stream.MergeManifests(ins, names, plan.Fates(), w)
 	} else {
 		readers := make([]*stream.Reader, len(ins))
 		for i, in := range ins {
@@ -94,7 +96,10 @@ func openMergeInputs(ctx context.Context, args []string, s Streams) ([]io.Reader
 		if err == nil {
 			closers = append(closers, closeIn)
 			var k stream.Kind
-			if k, in, err = stream.Sniff(in); err != nil {
+			var neither *stream.NeitherError
+			if k, in, err = stream.Sniff(in); errors.As(err, &neither) {
+				err = failure(fmt.Errorf("%s: %v: merge takes the outputs or the manifests of castchunk chunk", display, err))
+			} else if err != nil {
 				err = failure(fmt.Errorf("read %s: %w", display, err))
 			} else if k != stream.Empty && kind != stream.Empty && k != kind {
 				err = failure(fmt.Errorf("%s holds %s and %s %s: merge one kind at a time", first, kindName(kind), display, kindName(k)))
