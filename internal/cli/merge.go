@@ -30,13 +30,14 @@ holds one file's records per input, however large the inputs.
 
 The shards' manifests (chunk --manifest FILE) merge the same way, into the
 manifest of the unsharded run, byte for byte. Which an input is, its first
-line tells: a manifest entry has "path" and "status" and no "id". Give one
-kind at a time; an empty input is either.
+line tells: a record has an "id", a manifest entry "path" and "status" and no
+"id"; a first line that is neither is refused. Give one kind at a time; an
+empty input is either.
 
 Exit status: 0 merged; 1 when an input holds a line that is not a record (or
-not a manifest entry), is not in path order, or shares a file with another
-input, or when records and manifests are given together; 2 usage error;
-3 an input cannot be opened; 130 interrupted.`,
+not a manifest entry with a status chunk writes), is not in path order, or
+shares a file with another input, or when records and manifests are given
+together; 2 usage error; 3 an input cannot be opened; 130 interrupted.`,
 		Example: `  castchunk merge shard-*.jsonl > chunks.jsonl
   castchunk merge -o chunks.jsonl out/1.jsonl out/2.jsonl out/3.jsonl
   castchunk merge -o files.jsonl out/files-*.jsonl`,
