@@ -146,3 +146,22 @@ func TestListAllOthers(t *testing.T) {
 		check(t, dir, map[string]string{"was.py": "3 not a regular file (a FIFO)"})
 	})
 }
+
+// TestListAllNamedLink: a symlink named as an argument is followed, and
+// stays a file to read when the walk of its folder lists it for ListAll
+// as a symlink not followed.
+func TestListAllNamedLink(t *testing.T) {
+	dir := plainTree(t, "a.py")
+	if err := os.Symlink("a.py", filepath.Join(dir, "link.py")); err != nil {
+		t.Skip("symlinks unavailable:", err)
+	}
+	t.Chdir(dir)
+	files, _ := mustList(t, []string{".", "link.py"}, Options{ListAll: true})
+	var got []string
+	for _, f := range files {
+		got = append(got, fmt.Sprintf("%s %v %v", f.Path, f.Kind, f.Explicit))
+	}
+	if want := []string{"a.py 0 false", "link.py 0 true"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

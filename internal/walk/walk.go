@@ -416,14 +416,19 @@ func (w *walker) root(arg string) {
 
 // result sorts and deduplicates. A path reached twice (roots "." and
 // "src") is one file, explicit if either occurrence was, hidden if both
-// were (roots "." and ".github": the second asks for it).
+// were (roots "." and ".github": the second asks for it), a file to read
+// if either was (roots "." and "link.py": a link named is followed).
 func (w *walker) result() ([]File, []Warning) {
 	sort.SliceStable(w.files, func(i, j int) bool { return w.files[i].Path < w.files[j].Path })
 	files := w.files[:0]
 	for _, f := range w.files {
 		if n := len(files); n > 0 && files[n-1].Path == f.Path {
-			files[n-1].Explicit = files[n-1].Explicit || f.Explicit
-			files[n-1].Hidden = files[n-1].Hidden && f.Hidden
+			p := &files[n-1]
+			explicit, hidden := p.Explicit || f.Explicit, p.Hidden && f.Hidden
+			if p.Kind != Regular && f.Kind == Regular {
+				*p = f
+			}
+			p.Explicit, p.Hidden = explicit, hidden
 			continue
 		}
 		files = append(files, f)
