@@ -30,12 +30,12 @@ type chunkRun struct {
 	failed     bool // a chunker broke a guarantee: exit 1
 	fellBack   bool // a grammar failed on a file, chunked with the fallback: exit 4
 	bar        *progressbar.ProgressBar
-	listed     int            // files listed for this run (this shard's, with --shard)
-	unsharded  int            // files listed before --shard kept its own
-	records    int            // records written
-	manifest   *manifest      // --manifest; nil when not asked for
-	unlisted   []walk.Warning // inputs the listing could not read, for the manifest
-	hidden     []string       // hidden files, for the manifest (takeHidden)
+	listed     int             // files listed for this run (this shard's, with --shard)
+	unsharded  int             // files listed before --shard kept its own
+	records    int             // records written
+	manifest   *manifest       // --manifest; nil when not asked for
+	unlisted   []walk.Warning  // inputs the listing could not read, for the manifest
+	others     []manifestEntry // files listed for the manifest alone: hidden, symlinks, FIFOs (takeOthers)
 
 	cacheWrites int  // entries stored this run
 	cacheWarned bool // a cache write failed and the user was told
@@ -73,13 +73,13 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 		}
 		return failure(fmt.Errorf("cannot write output: %w", err))
 	}
-	if r.manifest, err = openManifest(cfg.manifest); err != nil {
+	if r.manifest, err = openManifest(cfg.manifest, cfg.pipeline.Plan); err != nil {
 		out.abort()
 		return failure(fmt.Errorf("cannot write the manifest: %w", err))
 	}
 	defer r.manifest.abort() // unless committed: an interrupted run leaves FILE as it was
 	r.manifest.unlisted(r.unlisted)
-	r.manifest.hidden(r.hidden)
+	r.manifest.others(r.others)
 	// A file that failed (a chunker broke a guarantee, a header too long
 	// for the budget) is named and left out, and the run exits 1; -o FILE
 	// and the manifest are still written with every other file, as stdout
@@ -131,7 +131,7 @@ func (r *chunkRun) list(ctx context.Context) ([]pipeline.Job, error) {
 		return nil, nil
 	}
 	opts := cfg.walk
-	opts.ListHidden = cfg.manifest != "" // the manifest accounts for them; cheap, but only then
+	opts.ListAll = cfg.manifest != "" // the manifest accounts for every path met; cheap, but only then
 	files, warnings, err := walk.ListContext(ctx, cfg.roots, opts)
 	if ctx.Err() != nil {
 		return nil, ctx.Err() // one signal stops the run, wherever the walk is
@@ -148,7 +148,7 @@ func (r *chunkRun) list(ctx context.Context) ([]pipeline.Job, error) {
 		}
 		r.warn(w.Path, w.Reason)
 	}
-	jobs, err := r.jobs(r.takeHidden(files))
+	jobs, err := r.jobs(r.takeOthers(files))
 	if err != nil {
 		return nil, err
 	}

@@ -84,9 +84,10 @@ func mixedTree(t *testing.T) map[string]string {
 
 // TestManifestListsEveryFile: in a git repository with generated (a lock
 // file among them), vendored, binary (a PNG), unsupported and hidden files
-// (.github/workflows/ci.yml, one untracked, one ignored), --manifest lists
-// every file git lists, each once, in path order, and its statuses are the
-// fates of testdata/plan, the hidden files "hidden".
+// (.github/workflows/ci.yml, one untracked, one ignored) and symlinks (one
+// tracked, one dangling), --manifest lists every file git lists, each
+// once, in path order, and its statuses are the fates of testdata/plan,
+// the hidden files "hidden", the symlinks "symlink".
 func TestManifestListsEveryFile(t *testing.T) {
 	want := mixedTree(t)
 	for p, data := range map[string]string{
@@ -106,8 +107,15 @@ func TestManifestListsEveryFile(t *testing.T) {
 		}
 	}
 	want[".gitattributes"] = "hidden"
+	for link, target := range map[string]string{"link.py": "src/app.py", "dl.py": "/nonexistent"} {
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+		want[link] = "symlink"
+	}
 	gitRun(t, "init", "-q", ".")
 	gitRun(t, "add", "-A")
+	gitRun(t, "rm", "-q", "--cached", "dl.py")
 	gitRun(t, "rm", "-q", "--cached", ".tool/config.py")
 	_, stderr, code := run(t, "", "chunk", "--manifest", "manifest.jsonl", "-o", "chunks.jsonl", ".")
 	if code != 0 {

@@ -2,12 +2,14 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
 
 	"github.com/spf13/cobra"
 
+	"github.com/castchunk/castchunk/internal/plan"
 	"github.com/castchunk/castchunk/internal/stream"
 )
 
@@ -28,13 +30,14 @@ holds one file's records per input, however large the inputs.
 
 The shards' manifests (chunk --manifest FILE) merge the same way, into the
 manifest of the unsharded run, byte for byte. Which an input is, its first
-line tells: a manifest entry has "path" and "status" and no "id". Give one
-kind at a time; an empty input is either.
+line tells: a record has an "id", a manifest entry "path" and "status" and no
+"id"; a first line that is neither is refused. Give one kind at a time; an
+empty input is either.
 
 Exit status: 0 merged; 1 when an input holds a line that is not a record (or
-not a manifest entry), is not in path order, or shares a file with another
-input, or when records and manifests are given together; 2 usage error;
-3 an input cannot be opened; 130 interrupted.`,
+not a manifest entry with a status chunk writes), is not in path order, or
+shares a file with another input, or when records and manifests are given
+together; 2 usage error; 3 an input cannot be opened; 130 interrupted.`,
 		Example: `  castchunk merge shard-*.jsonl > chunks.jsonl
   castchunk merge -o chunks.jsonl out/1.jsonl out/2.jsonl out/3.jsonl
   castchunk merge -o files.jsonl out/files-*.jsonl`,
@@ -62,7 +65,7 @@ func runMerge(ctx context.Context, o *mergeOptions, args []string, s Streams) er
 	}
 	w := ctxWriter{ctx, out}
 	if kind == stream.Manifest {
-		err = stream.MergeManifests(ins, names, w)
+		err = stream.MergeManifests(ins, names, plan.Fates(), w)
 	} else {
 		readers := make([]*stream.Reader, len(ins))
 		for i, in := range ins {
@@ -94,7 +97,10 @@ func openMergeInputs(ctx context.Context, args []string, s Streams) ([]io.Reader
 		if err == nil {
 			closers = append(closers, closeIn)
 			var k stream.Kind
-			if k, in, err = stream.Sniff(in); err != nil {
+			var neither *stream.NeitherError
+			if k, in, err = stream.Sniff(in); errors.As(err, &neither) {
+				err = failure(fmt.Errorf("%s: %v: merge takes the outputs or the manifests of castchunk chunk", display, err))
+			} else if err != nil {
 				err = failure(fmt.Errorf("read %s: %w", display, err))
 			} else if k != stream.Empty && kind != stream.Empty && k != kind {
 				err = failure(fmt.Errorf("%s holds %s and %s %s: merge one kind at a time", first, kindName(kind), display, kindName(k)))

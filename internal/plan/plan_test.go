@@ -184,13 +184,18 @@ func TestRelativeTo(t *testing.T) {
 	}
 }
 
+// TestFateNames: every fate has its own name, and Fates lists them all
+// (merge refuses a manifest status it does not hold).
 func TestFateNames(t *testing.T) {
 	seen := map[string]bool{}
-	for f := Chunked; f <= Hidden; f++ {
+	for f := Chunked; f <= Symlink; f++ {
 		if s := f.String(); s == "" || seen[s] {
 			t.Errorf("fate %d: name %q empty or repeated", f, s)
 		} else {
 			seen[s] = true
 		}
+	}
+	if names := Fates(); len(names) != len(seen) || names[len(names)-1] != "symlink" {
+		t.Errorf("Fates() = %q, want the %d names", names, len(seen))
 	}
 }

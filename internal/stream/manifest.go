@@ -19,16 +19,26 @@ type Kind int
 // Kinds.
 const (
 	Empty    Kind = iota // nothing but white space: either kind
-	Records              // records (a first line with an "id", or anything else: the record reader says what is wrong)
+	Records              // records: a first line with an "id" (or one too long to tell: the record reader says what is wrong)
 	Manifest             // a --manifest: a first line with "path" and "status" and no "id"
 )
+
+// NeitherError is Sniff's error for an input whose first line is neither
+// a record nor a manifest entry: the caller cannot tell which it is meant
+// to be, so it says so rather than guess.
+type NeitherError struct{ Line int }
+
+func (e *NeitherError) Error() string {
+	return fmt.Sprintf(`line %d is neither a record (no "id") nor a manifest entry ("path" and "status")`, e.Line)
+}
 
 // sniffSize is how much of an input Sniff reads: a record's first keys, a
 // manifest entry's path and status, come well before it.
 const sniffSize = 64 << 10
 
 // Sniff tells what r holds from its first line's keys and returns a
-// reader of all of r (what Sniff read included).
+// reader of all of r (what Sniff read included). A first line Sniff reads
+// whole that is neither a record nor a manifest entry is a *NeitherError.
 func Sniff(r io.Reader) (Kind, io.Reader, error) {
 	br := bufio.NewReaderSize(r, sniffSize)
 	head, err := br.Peek(sniffSize)
@@ -39,10 +49,17 @@ func Sniff(r io.Reader) (Kind, io.Reader, error) {
 		return Empty, br, nil
 	}
 	keys := appendKeys(nil, head) // the first object's keys, as far as head holds it
-	if !slices.Contains(keys, "id") && slices.Contains(keys, "path") && slices.Contains(keys, "status") {
+	switch {
+	case slices.Contains(keys, "id"):
+		return Records, br, nil
+	case slices.Contains(keys, "path") && slices.Contains(keys, "status"):
 		return Manifest, br, nil
 	}
-	return Records, br, nil
+	start := len(head) - len(bytes.TrimLeft(head, " \t\r\n"))
+	if err == nil && bytes.IndexByte(head[start:], '\n') < 0 {
+		return Records, br, nil // a first line longer than head: the record reader tells
+	}
+	return Empty, nil, &NeitherError{Line: 1 + bytes.Count(head[:start], []byte("\n"))}
 }
 
 // maxManifestLine is the longest manifest line read: an entry is a path,
@@ -52,12 +69,13 @@ const maxManifestLine = 1 << 20
 // manifestInput reads one manifest an entry at a time, checking that the
 // paths come in order, each once.
 type manifestInput struct {
-	name string
-	br   *bufio.Reader
-	line []byte // the current entry's line, '\n' included; nil at the end
-	key  string // its path as chunk sorted it
-	n    int    // its line number
-	buf  []byte
+	name     string
+	statuses []string // the statuses an entry may have
+	br       *bufio.Reader
+	line     []byte // the current entry's line, '\n' included; nil at the end
+	key      string // its path as chunk sorted it
+	n        int    // its line number
+	buf      []byte
 }
 
 // next reads the next entry.
@@ -76,7 +94,7 @@ func (m *manifestInput) next() error {
 		if len(bytes.TrimSpace(m.buf)) == 0 {
 			continue
 		}
-		key, err := manifestKey(m.buf)
+		key, err := manifestKey(m.buf, m.statuses)
 		if err != nil {
 			return fmt.Errorf("%s: line %d: %v", m.name, m.n, err)
 		}
@@ -108,10 +126,10 @@ func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
 	}
 }
 
-// manifestKey checks that line is a manifest entry and returns its path as
-// chunk sorts it: a name that is not UTF-8 is written in Go's quoted form,
-// but sorted by its bytes.
-func manifestKey(line []byte) (string, error) {
+// manifestKey checks that line is a manifest entry with one of the
+// statuses and returns its path as chunk sorts it: a name that is not
+// UTF-8 is written in Go's quoted form, but sorted by its bytes.
+func manifestKey(line []byte, statuses []string) (string, error) {
 	var e struct {
 		Path   *string         `json:"path"`
 		Status *string         `json:"status"`
@@ -125,6 +143,8 @@ func manifestKey(line []byte) (string, error) {
 		return "", errors.New(`a record ("id"), not a manifest entry: merge records and manifests apart`)
 	case e.Path == nil || e.Status == nil:
 		return "", errors.New(`not a manifest entry: "path" and "status" are needed`)
+	case !slices.Contains(statuses, *e.Status):
+		return "", fmt.Errorf("unknown status %q: castchunk chunk writes %s", *e.Status, quotedList(statuses))
 	}
 	if raw, err := strconv.Unquote(*e.Path); err == nil && !utf8.ValidString(raw) {
 		return raw, nil
@@ -132,14 +152,30 @@ func manifestKey(line []byte) (string, error) {
 	return *e.Path, nil
 }
 
+// quotedList is "a", "b" or "c", for messages.
+func quotedList(words []string) string {
+	var b bytes.Buffer
+	for i, w := range words {
+		switch {
+		case i == len(words)-1 && i > 0:
+			b.WriteString(" or ")
+		case i > 0:
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(w))
+	}
+	return b.String()
+}
+
 // MergeManifests writes the entries of the manifests (chunk --manifest of
 // the shards of one run), each in path order, to w in path order: byte for
 // byte the manifest of the unsharded run. A path in two inputs is an
-// error, as it is for records. Memory: one line per input.
-func MergeManifests(inputs []io.Reader, names []string, w io.Writer) error {
+// error, as it is for records, and so is a status not among statuses (the
+// ones chunk writes). Memory: one line per input.
+func MergeManifests(inputs []io.Reader, names, statuses []string, w io.Writer) error {
 	h := &manifestHeap{}
 	for i, r := range inputs {
-		m := &manifestInput{name: names[i], br: bufio.NewReader(r)}
+		m := &manifestInput{name: names[i], statuses: statuses, br: bufio.NewReader(r)}
 		if err := m.next(); err != nil {
 			return err
 		}

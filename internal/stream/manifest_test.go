@@ -2,6 +2,7 @@ package stream
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -19,8 +20,7 @@ func TestSniff(t *testing.T) {
 		"\n" + mentry(`"a.py"`):                 Manifest,
 		lines("a.py:1"):                         Records,
 		`{"path":"a.py","status":"x","id":"1"}`: Records,
-		"not json\n":                            Records,
-		`{"path":"` + strings.Repeat("a", sniffSize) + `"}`: Records,
+		`{"path":"` + strings.Repeat("a", sniffSize) + `"}`: Records, // too long to tell: the record reader says
 	} {
 		kind, r, err := Sniff(strings.NewReader(in))
 		if err != nil || kind != want {
@@ -29,6 +29,23 @@ func TestSniff(t *testing.T) {
 		}
 		if all, _ := io.ReadAll(r); string(all) != in {
 			t.Errorf("Sniff(%.40q): the reader gives %.40q", in, all)
+		}
+	}
+}
+
+// TestSniffNeither: a first line that is neither a record nor a manifest
+// entry is not taken for records: Sniff says so, naming the line.
+func TestSniffNeither(t *testing.T) {
+	for in, line := range map[string]int{
+		"not json\n":                  1,
+		"\n\ngarbage":                 3,
+		`{"path":"a.py"}` + "\n":      1,
+		"[1, 2]\n" + mentry(`"a.py"`): 1,
+	} {
+		_, _, err := Sniff(strings.NewReader(in))
+		var ne *NeitherError
+		if !errors.As(err, &ne) || ne.Line != line {
+			t.Errorf("Sniff(%.40q): %v, want line %d is neither", in, err, line)
 		}
 	}
 }
@@ -45,7 +62,7 @@ func TestMergeManifests(t *testing.T) {
 			names = append(names, string(rune('a'+i))+".jsonl")
 		}
 		var out bytes.Buffer
-		err := MergeManifests(rs, names, &out)
+		err := MergeManifests(rs, names, []string{"chunked", "hidden"}, &out)
 		return out.String(), err
 	}
 	// "\xff" sorts after every other byte; chunk writes it quoted.
@@ -65,6 +82,7 @@ func TestMergeManifests(t *testing.T) {
 		{[]string{mentry(`"a.py"`) + lines("b.py:1")}, `a.jsonl: line 2: a record ("id"), not a manifest entry`},
 		{[]string{mentry(`"a.py"`) + "{\"path\":\"b.py\"}\n"}, `a.jsonl: line 2: not a manifest entry: "path" and "status" are needed`},
 		{[]string{"{\n"}, `a.jsonl: line 1: not a manifest entry`},
+		{[]string{mentry(`"a.py"`) + `{"path":"b.py","status":"bogus"}` + "\n"}, `a.jsonl: line 2: unknown status "bogus": castchunk chunk writes "chunked" or "hidden"`},
 	} {
 		if _, err := merge(c.ins...); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("merge(%q): %v, want %q", c.ins, err, c.want)

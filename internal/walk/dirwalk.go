@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/castchunk/castchunk/internal/regular"
 )
 
 // scope is the ignore context of a part of the walk: a git work tree, or
@@ -39,7 +41,7 @@ type dirFrame struct {
 	sc       *scope
 	stack    ignoreStack
 	included bool // Include matched this directory or one above it (below the root)
-	hidden   bool // it or a directory above it (below the root) is hidden, and walked for ListHidden
+	hidden   bool // it or a directory above it (below the root) is hidden, and walked for ListAll
 }
 
 // child is the frame of an entry of f (the stack is f's: the entry's own
@@ -272,7 +274,7 @@ func hasEntry(entries []fs.DirEntry, name string) bool {
 func (rw *rootWalk) entry(f dirFrame, de fs.DirEntry) {
 	name := de.Name()
 	dot := !rw.opts.Hidden && strings.HasPrefix(name, ".")
-	if name == ".git" || (dot && !rw.opts.ListHidden) {
+	if name == ".git" || (dot && !rw.opts.ListAll) {
 		return
 	}
 	c := f.child(name)
@@ -282,6 +284,7 @@ func (rw *rootWalk) entry(f dirFrame, de fs.DirEntry) {
 	}
 	if de.Type()&fs.ModeSymlink != 0 {
 		if !rw.opts.Follow {
+			rw.other(c, Symlink, 0)
 			return
 		}
 		info, err := os.Stat(c.os)
@@ -289,10 +292,13 @@ func (rw *rootWalk) entry(f dirFrame, de fs.DirEntry) {
 			rw.warn(rw.disp(c.rel), statReason(c.os, err), Unreadable)
 			return
 		}
-		if info.IsDir() {
+		switch {
+		case info.IsDir():
 			rw.visitDir(c, info)
-		} else if info.Mode().IsRegular() {
+		case info.Mode().IsRegular():
 			rw.visitFile(c, func() (int64, error) { return info.Size(), nil })
+		default:
+			rw.other(c, Irregular, info.Mode())
 		}
 		return
 	}
@@ -314,7 +320,39 @@ func (rw *rootWalk) entry(f dirFrame, de fs.DirEntry) {
 			}
 			return info.Size(), nil
 		})
+	default:
+		rw.other(c, Irregular, de.Type())
 	}
+}
+
+// other lists, for ListAll alone, an entry that is not a file to read:
+// a symlink not followed (Dangling when it points at nothing) or, of the
+// given mode, a FIFO, socket or device. The rules apply as to a file
+// (a tracked one is trackedPass's); what they meet is muted.
+func (rw *rootWalk) other(c dirFrame, kind Kind, mode fs.FileMode) {
+	if !rw.opts.ListAll || c.sc.tracked != nil && c.sc.tracked.files[c.top] {
+		return
+	}
+	defer rw.mute()()
+	display := rw.disp(c.rel)
+	if rw.ignored(c, false) || !rw.filtered(display, c.rel, c.included) {
+		return
+	}
+	rw.files = append(rw.files, otherFile(display, c.os, kind, mode, rw.hiding))
+}
+
+// otherFile is the File of what other or trackedPass lists for ListAll.
+func otherFile(display, osPath string, kind Kind, mode fs.FileMode, hidden bool) File {
+	f := File{Path: display, OSPath: osPath, Kind: kind, Hidden: hidden}
+	switch kind {
+	case Symlink:
+		if _, err := os.Stat(osPath); err != nil {
+			f.Kind = Dangling
+		}
+	case Irregular:
+		f.Reason = (&regular.NotRegularError{Mode: mode}).Error()
+	}
+	return f
 }
 
 // visitDir enters a subdirectory unless it is ignored or excluded, and
@@ -338,7 +376,7 @@ func (rw *rootWalk) ignored(c dirFrame, isDir bool) bool {
 		return false
 	}
 	rule, ign := c.stack.decide(c.top, isDir)
-	if ign && rw.opts.Ignored != nil {
+	if ign && rw.opts.Ignored != nil && !rw.muted { // what ListAll alone walks is not counted
 		rw.opts.Ignored.add(*rule)
 	}
 	return ign
@@ -379,7 +417,7 @@ func (rw *rootWalk) trackedPass(sc *scope, prefix, baseRel, baseOS string, baseI
 			continue
 		}
 		hidden := !rw.opts.Hidden && hasHidden(r)
-		if hidden && !rw.opts.ListHidden {
+		if hidden && !rw.opts.ListAll {
 			continue
 		}
 		excluded, included := rw.parentFilters(baseRel, r, baseIncluded)
@@ -394,10 +432,10 @@ func (rw *rootWalk) trackedPass(sc *scope, prefix, baseRel, baseOS string, baseI
 			show()
 			continue
 		}
-		attrs := rw.attrs(sc.attrs, sc.attrPath(t), display)
 		osPath := filepath.Join(baseOS, filepath.FromSlash(r))
-		if info, ok := rw.trackedInfo(display, osPath); ok {
-			rw.add(display, osPath, info.Size(), false, attrs)
+		if f, ok := rw.trackedFile(display, osPath); ok {
+			f.Attrs = rw.attrs(sc.attrs, sc.attrPath(t), display)
+			rw.files = append(rw.files, f)
 		}
 		show()
 	}
@@ -405,14 +443,27 @@ func (rw *rootWalk) trackedPass(sc *scope, prefix, baseRel, baseOS string, baseI
 
 // hide, when on and not hiding already, makes what follows hidden until
 // the function it returns is called: files are listed with File.Hidden,
-// and what Include and Exclude match does not count (ListHidden must not
+// and what Include and Exclude match does not count (ListAll must not
 // change which patterns "match nothing").
 func (w *walker) hide(on bool) func() {
 	if !on || w.hiding {
 		return func() {}
 	}
-	w.hiding, w.include.muted, w.exclude.muted = true, true, true
-	return func() { w.hiding, w.include.muted, w.exclude.muted = false, false, false }
+	w.hiding = true
+	unmute := w.mute()
+	return func() { w.hiding = false; unmute() }
+}
+
+// mute, when not muted already, makes what follows give no warning, no
+// Options.Ignored count and no Include or Exclude match until the
+// function it returns is called: what only ListAll lists must not change
+// what is said of a run.
+func (w *walker) mute() func() {
+	if w.muted {
+		return func() {}
+	}
+	w.muted, w.include.muted, w.exclude.muted = true, true, true
+	return func() { w.muted, w.include.muted, w.exclude.muted = false, false, false }
 }
 
 // underPrefix returns t relative to the directory prefix, if inside it.
@@ -460,23 +511,28 @@ func (rw *rootWalk) parentFilters(baseRel, r string, baseIncluded bool) (exclude
 	return false, included
 }
 
-// trackedInfo stats a tracked path. Deleted files are silently absent, as
-// are symlinks unless following them.
-func (rw *rootWalk) trackedInfo(display, osPath string) (os.FileInfo, bool) {
+// trackedFile stats a tracked path and returns its File (without its
+// attributes). Deleted files are silently absent, as are symlinks unless
+// following them and what is not a regular file, unless ListAll (which
+// lists them, muted).
+func (rw *rootWalk) trackedFile(display, osPath string) (File, bool) {
 	info, err := os.Lstat(osPath)
 	if err != nil {
-		return nil, false
+		return File{}, false
 	}
 	if info.Mode()&fs.ModeSymlink != 0 {
 		if !rw.opts.Follow {
-			return nil, false
+			return otherFile(display, osPath, Symlink, 0, rw.hiding), rw.opts.ListAll
 		}
 		if info, err = os.Stat(osPath); err != nil {
 			rw.warn(display, statReason(osPath, err), Unreadable)
-			return nil, false
+			return File{}, false
 		}
 	}
-	return info, info.Mode().IsRegular()
+	if !info.Mode().IsRegular() {
+		return otherFile(display, osPath, Irregular, info.Mode(), rw.hiding), rw.opts.ListAll && !info.IsDir()
+	}
+	return File{Path: display, OSPath: osPath, Size: info.Size(), Hidden: rw.hiding}, true
 }
 
 // consider lists a file if the filters let it through. size is called

@@ -173,6 +173,18 @@ var gitCases = []gitCase{
 		ignores: map[string]string{"rules.txt": "*.py\n"},
 	},
 	{
+		// Symlinks are listed by git, as files (a "dir/" pattern does not
+		// match a link to a folder): only ListAll lists them here.
+		name:  "symlinks",
+		files: []string{"src/a.py", "b.py"},
+		setup: func(t *testing.T, dir string) {
+			for link, target := range map[string]string{"link.py": "src/a.py", "dl.py": "/nonexistent", "ldir": "src", "lx": "src"} {
+				os.Symlink(target, filepath.Join(dir, link))
+			}
+		},
+		ignores: map[string]string{".gitignore": "ldir/\nlx\n"},
+	},
+	{
 		// Patterns that make the plain search backtrack past its budget
 		// (issue 19), small enough for git to answer: the memoised
 		// search must give git's answers.
@@ -378,10 +390,10 @@ func TestBadIndex(t *testing.T) {
 	}
 }
 
-// TestListHidden: with ListHidden, every case lists what git lists, hidden
-// files included (what Hidden lists), and File.Hidden marks exactly the
-// files a walk without it leaves out.
-func TestListHidden(t *testing.T) {
+// TestListAll: with ListAll, every case lists what git lists, hidden
+// files and symlinks included, and File.Hidden and File.Kind mark exactly
+// the files a walk without it leaves out.
+func TestListAll(t *testing.T) {
 	isolateGit(t)
 	for _, c := range gitCases {
 		t.Run(c.name, func(t *testing.T) {
@@ -409,11 +421,11 @@ func TestListHidden(t *testing.T) {
 				for _, f := range plain {
 					shown[f.Path] = true
 				}
-				all, _ := mustList(t, roots, Options{ListHidden: true})
-				sameList(t, "roots "+joinRoots(roots), paths(all), gitListing(t, cwd, true, roots...))
+				all, _ := mustList(t, roots, Options{ListAll: true})
+				sameList(t, "roots "+joinRoots(roots), paths(all), gitListingAll(t, cwd, roots...))
 				for _, f := range all {
-					if f.Hidden == shown[f.Path] {
-						t.Errorf("roots %s: %s: Hidden %v", joinRoots(roots), f.Path, f.Hidden)
+					if (f.Hidden || f.Kind != Regular) == shown[f.Path] {
+						t.Errorf("roots %s: %s: Hidden %v, Kind %v", joinRoots(roots), f.Path, f.Hidden, f.Kind)
 					}
 				}
 			}

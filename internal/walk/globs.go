@@ -23,7 +23,7 @@ type globSet struct {
 	flag   string // "--include" or "--exclude", for the report
 	globs  []glob
 	unused int  // patterns not used yet
-	muted  bool // matches are not recorded (a hidden path, walked for ListHidden only)
+	muted  bool // matches are not recorded (a hidden path, walked for ListAll only)
 }
 
 // newGlobSet checks and compiles the patterns. A bad pattern is an error up

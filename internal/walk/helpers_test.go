@@ -1,6 +1,7 @@
 package walk
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -91,6 +92,20 @@ func writeTree(t *testing.T, dir string, names ...string) {
 // hidden paths dropped unless hidden.
 func gitListing(t *testing.T, dir string, hidden bool, pathspecs ...string) []string {
 	t.Helper()
+	return gitListed(t, dir, hidden, fs.FileMode.IsRegular, pathspecs...)
+}
+
+// gitListingAll is what git lists in dir that is there and not a
+// directory, hidden paths included: what ListAll lists (symlinks, and a
+// tracked file now a FIFO, too).
+func gitListingAll(t *testing.T, dir string, pathspecs ...string) []string {
+	t.Helper()
+	return gitListed(t, dir, true, func(m fs.FileMode) bool { return !m.IsDir() }, pathspecs...)
+}
+
+// gitListed is what git lists in dir whose type keep takes.
+func gitListed(t *testing.T, dir string, hidden bool, keep func(fs.FileMode) bool, pathspecs ...string) []string {
+	t.Helper()
 	args := append([]string{"ls-files", "-z", "--cached", "--others", "--exclude-standard", "--"}, pathspecs...)
 	out := git(t, dir, args...)
 	seen := map[string]bool{}
@@ -104,7 +119,7 @@ func gitListing(t *testing.T, dir string, hidden bool, pathspecs ...string) []st
 			continue
 		}
 		fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(p)))
-		if err != nil || !fi.Mode().IsRegular() {
+		if err != nil || !keep(fi.Mode()) {
 			continue
 		}
 		res = append(res, p)

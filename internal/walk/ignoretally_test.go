@@ -1,6 +1,7 @@
 package walk
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -38,5 +39,28 @@ func TestIgnoreTallyNamesTheRule(t *testing.T) {
 	rule, n = tally.Top()
 	if got := paths(files); len(got) != 1 || n != 1 || rule.Pattern != "c.py" || rule.File != filepath.Join(dir, "src", ".gitignore") {
 		t.Errorf("src: listed %v, Top() = %+v, %d; want src/b.py and src/.gitignore's c.py once", got, rule, n)
+	}
+}
+
+// TestIgnoreTallyListAll: what ListAll alone walks (a hidden .gitignore
+// that /* ignores, a symlink) is not counted: the tally, and the message
+// chunk makes of it, do not depend on --manifest.
+func TestIgnoreTallyListAll(t *testing.T) {
+	isolateGit(t)
+	dir := t.TempDir()
+	writeTree(t, dir, "a.py", ".cfg/b.py")
+	writeFile(t, filepath.Join(dir, ".gitignore"), "/*\n")
+	if err := os.Symlink("a.py", filepath.Join(dir, "link.py")); err != nil {
+		t.Skip("symlinks unavailable:", err)
+	}
+	var plain, all IgnoreTally
+	if _, _, err := List([]string{dir}, Options{Ignored: &plain}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := List([]string{dir}, Options{Ignored: &all, ListAll: true}); err != nil {
+		t.Fatal(err)
+	}
+	if plain.Total() != 1 || all.Total() != plain.Total() {
+		t.Errorf("ignored %d with ListAll, %d without; want 1 (a.py)", all.Total(), plain.Total())
 	}
 }

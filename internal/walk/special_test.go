@@ -3,6 +3,7 @@
 package walk
 
 import (
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -84,5 +85,83 @@ func TestSpecialFileArguments(t *testing.T) {
 	}
 	if !reflect.DeepEqual(warns, want) {
 		t.Errorf("warnings:\n got %+v\nwant %+v", warns, want)
+	}
+}
+
+// TestListAllOthers: with ListAll, the FIFOs, sockets and devices met
+// while walking and the symlinks not followed are listed too, each with
+// its Kind (a link to nothing Dangling, one to a FIFO followed Irregular),
+// tracked or not, and the warnings are those of a walk without it.
+func TestListAllOthers(t *testing.T) {
+	check := func(t *testing.T, dir string, extra map[string]string) {
+		t.Helper()
+		if err := os.Symlink("nowhere.py", filepath.Join(dir, "dangling.py")); err != nil {
+			t.Fatal(err)
+		}
+		for _, follow := range []bool{false, true} {
+			_, want := listPaths(t, dir, nil, Options{Follow: follow})
+			files, warns := mustList(t, nil, Options{Follow: follow, ListAll: true})
+			if !reflect.DeepEqual(warns, want) {
+				t.Errorf("follow %v: warnings %+v, want %+v", follow, warns, want)
+			}
+			got := map[string]string{}
+			for _, f := range files {
+				got[f.Path] = fmt.Sprint(f.Kind, " ", f.Reason)
+			}
+			w := map[string]string{
+				"a.py":    "0 ",
+				"fifo.py": "3 not a regular file (a FIFO)",
+				"sock.py": "3 not a regular file (a socket)",
+			}
+			if follow {
+				w["null.py"], w["tofifo.py"] = "3 not a regular file (a character device)", "3 not a regular file (a FIFO)"
+			} else {
+				w["null.py"], w["tofifo.py"], w["dangling.py"] = "1 ", "1 ", "2 "
+			}
+			for p, k := range extra {
+				w[p] = k
+			}
+			if !reflect.DeepEqual(got, w) {
+				t.Errorf("follow %v: listed\n%v\nwant\n%v", follow, got, w)
+			}
+		}
+	}
+	t.Run("plain", func(t *testing.T) {
+		dir := plainTree(t)
+		specialTree(t, dir)
+		check(t, dir, nil)
+	})
+	t.Run("repository", func(t *testing.T) {
+		isolateGit(t)
+		dir := t.TempDir()
+		git(t, dir, "init", "-q")
+		specialTree(t, dir)
+		git(t, dir, "add", "null.py", "tofifo.py") // tracked links: trackedPass's
+		writeTree(t, dir, "was.py")
+		git(t, dir, "add", "was.py")
+		os.Remove(filepath.Join(dir, "was.py")) // a tracked file replaced by a FIFO
+		if err := syscall.Mkfifo(filepath.Join(dir, "was.py"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		check(t, dir, map[string]string{"was.py": "3 not a regular file (a FIFO)"})
+	})
+}
+
+// TestListAllNamedLink: a symlink named as an argument is followed, and
+// stays a file to read when the walk of its folder lists it for ListAll
+// as a symlink not followed.
+func TestListAllNamedLink(t *testing.T) {
+	dir := plainTree(t, "a.py")
+	if err := os.Symlink("a.py", filepath.Join(dir, "link.py")); err != nil {
+		t.Skip("symlinks unavailable:", err)
+	}
+	t.Chdir(dir)
+	files, _ := mustList(t, []string{".", "link.py"}, Options{ListAll: true})
+	var got []string
+	for _, f := range files {
+		got = append(got, fmt.Sprintf("%s %v %v", f.Path, f.Kind, f.Explicit))
+	}
+	if want := []string{"a.py 0 false", "link.py 0 true"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

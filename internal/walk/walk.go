@@ -110,16 +110,23 @@
 // Only regular files (and, with Follow, symlinks to regular files) are
 // listed: FIFOs, sockets and devices met while walking are skipped
 // silently, as git skips them; one named as an argument is reported
-// Unreadable ("not a regular file (a FIFO)"). None is ever opened.
+// Unreadable ("not a regular file (a FIFO)"). None is ever opened. With
+// Options.ListAll they are listed too, File.Kind Irregular, as are the
+// symlinks not followed (Symlink; Dangling, found by one stat, when the
+// link points at nothing), for a caller that accounts for every path: the
+// rules apply to them as to files (git matches a symlink as a file), and
+// what is met there gives no warning, no Options.Ignored count and no
+// Include or Exclude match, as for hidden files.
 //
 // A path with a component (below the root argument) starting with '.' is
-// hidden and skipped unless Options.Hidden. With Options.ListHidden (and
+// hidden and skipped unless Options.Hidden. With Options.ListAll (and
 // not Hidden) hidden files are listed too, with File.Hidden set, for a
 // caller that accounts for every file (chunk's --manifest) but chunks only
 // the others: the walk enters hidden directories then, with every rule
 // but hidden-ness applied (an ignored hidden file is not listed), and
 // what Include and Exclude match there does not count as a match (the
-// "matches nothing" notice is the same with or without ListHidden).
+// "matches nothing" notice is the same with or without ListAll), nor
+// what the ignore rules leave out there as ignored (Options.Ignored).
 // Symlinks met while walking are
 // skipped unless Options.Follow; a root argument that is a symlink is always
 // followed.
@@ -176,14 +183,17 @@ import (
 // Options control which files are listed.
 type Options struct {
 	Hidden bool // include hidden files/dirs; ".git" is always skipped
-	// ListHidden lists the hidden files Hidden would add, marked
-	// File.Hidden, when Hidden is false: the caller leaves them out.
-	ListHidden bool
-	NoIgnore   bool         // ignore no file: no .gitignore, info/exclude, global excludes
-	Follow     bool         // follow symlinks met while walking; loops are detected
-	Include    []string     // doublestar globs: when non-empty, a file or a directory above it must match one; "dir/" matches directories only
-	Exclude    []string     // doublestar globs: a file or directory matching any is skipped; "dir/" matches directories only
-	Ignored    *IgnoreTally // when not nil, counts what the ignore rules leave out, by rule
+	// ListAll lists, for a caller that accounts for every path (chunk's
+	// --manifest), what the walk meets but would leave out unasked: the
+	// hidden files Hidden would add (marked File.Hidden), the symlinks
+	// it does not follow and the FIFOs, sockets and devices (File.Kind).
+	// The caller leaves them out.
+	ListAll  bool
+	NoIgnore bool         // ignore no file: no .gitignore, info/exclude, global excludes
+	Follow   bool         // follow symlinks met while walking; loops are detected
+	Include  []string     // doublestar globs: when non-empty, a file or a directory above it must match one; "dir/" matches directories only
+	Exclude  []string     // doublestar globs: a file or directory matching any is skipped; "dir/" matches directories only
+	Ignored  *IgnoreTally // when not nil, counts what the ignore rules leave out, by rule
 }
 
 // File is one file to chunk.
@@ -193,8 +203,23 @@ type File struct {
 	Size     int64  // size in bytes when listed
 	Explicit bool   // named directly as an argument
 	Attrs    Attrs  // linguist attributes from git attributes; the zero value when no rule names one
-	Hidden   bool   // listed only for Options.ListHidden: a hidden path, not to be chunked
+	Hidden   bool   // listed only for Options.ListAll: a hidden path, not to be chunked
+	Kind     Kind   // Regular, or (listed only for Options.ListAll) why it is not a file to read
+	Reason   string // for Irregular: "not a regular file (a FIFO)"
 }
+
+// Kind is what a listed path is. Only Regular files are read; the others
+// are listed for Options.ListAll alone (git lists the symlinks too).
+type Kind int
+
+const (
+	Regular  Kind = iota // a regular file, or a symlink followed to one
+	Symlink              // a symlink not followed: Follow would follow it
+	Dangling             // a symlink not followed, pointing at nothing
+	// Irregular: a FIFO, socket or device (met while walking, or reached
+	// through a symlink followed), never opened; File.Reason says which.
+	Irregular
+)
 
 // WarnKind says whether a warning means an input could not be read.
 type WarnKind int
@@ -335,7 +360,8 @@ type walker struct {
 
 	done    <-chan struct{} // closed when the caller gives up (ListContext); nil: never
 	stopped bool            // done was found closed
-	hiding  bool            // walking a hidden path for ListHidden (hide)
+	hiding  bool            // walking a hidden path for ListAll (hide)
+	muted   bool            // walking what only ListAll lists: no warning, no tally, no glob match (mute)
 }
 
 // stop reports whether the caller gave up on the walk, which then winds
@@ -351,11 +377,11 @@ func (w *walker) stop() bool {
 	return w.stopped
 }
 
-// warn records a warning, but not while walking a hidden path for
-// ListHidden: what is said of a file must not depend on ListHidden (a
-// dangling link, an unreadable folder there is Hidden's to report).
+// warn records a warning, but not while walking what only ListAll
+// lists: what is said of a file must not depend on ListAll (a dangling
+// link, an unreadable folder in a hidden one is Hidden's to report).
 func (w *walker) warn(p, reason string, kind WarnKind) {
-	if w.hiding {
+	if w.muted {
 		return
 	}
 	w.warns = append(w.warns, Warning{Path: p, Reason: reason, Kind: kind})
@@ -390,14 +416,19 @@ func (w *walker) root(arg string) {
 
 // result sorts and deduplicates. A path reached twice (roots "." and
 // "src") is one file, explicit if either occurrence was, hidden if both
-// were (roots "." and ".github": the second asks for it).
+// were (roots "." and ".github": the second asks for it), a file to read
+// if either was (roots "." and "link.py": a link named is followed).
 func (w *walker) result() ([]File, []Warning) {
 	sort.SliceStable(w.files, func(i, j int) bool { return w.files[i].Path < w.files[j].Path })
 	files := w.files[:0]
 	for _, f := range w.files {
 		if n := len(files); n > 0 && files[n-1].Path == f.Path {
-			files[n-1].Explicit = files[n-1].Explicit || f.Explicit
-			files[n-1].Hidden = files[n-1].Hidden && f.Hidden
+			p := &files[n-1]
+			explicit, hidden := p.Explicit || f.Explicit, p.Hidden && f.Hidden
+			if p.Kind != Regular && f.Kind == Regular {
+				*p = f
+			}
+			p.Explicit, p.Hidden = explicit, hidden
 			continue
 		}
 		files = append(files, f)

@@ -511,11 +511,11 @@ func TestGlobMatchesNothing(t *testing.T) {
 	}
 }
 
-// TestListHiddenGlobs: ListHidden applies Include and Exclude to hidden
+// TestListAllGlobs: ListAll applies Include and Exclude to hidden
 // files (one listed is one Hidden would chunk) but does not count what
 // they match there, walked or tracked: the notices are those of a walk
 // without it.
-func TestListHiddenGlobs(t *testing.T) {
+func TestListAllGlobs(t *testing.T) {
 	isolateGit(t)
 	for _, tracked := range []bool{false, true} {
 		dir := t.TempDir()
@@ -527,7 +527,7 @@ func TestListHiddenGlobs(t *testing.T) {
 		t.Chdir(dir)
 		opts := Options{Include: []string{".github/**", "*.yml", "a/"}, Exclude: []string{"*.py", ".b/"}}
 		_, want := mustList(t, nil, opts)
-		opts.ListHidden = true
+		opts.ListAll = true
 		files, warns := mustList(t, nil, opts)
 		if !reflect.DeepEqual(warns, want) {
 			t.Errorf("tracked %v: notices %+v, want %+v", tracked, warns, want)
@@ -542,10 +542,10 @@ func TestListHiddenGlobs(t *testing.T) {
 	}
 }
 
-// TestListHiddenWarnsNothing: what ListHidden walks in addition gives no
+// TestListAllWarnsNothing: what ListAll walks in addition gives no
 // warning (a dangling link, an unreadable folder): the warnings are those
 // of a walk without it.
-func TestListHiddenWarnsNothing(t *testing.T) {
+func TestListAllWarnsNothing(t *testing.T) {
 	dir := plainTree(t, ".cfg/a.py", ".locked/b.py", "src/c.py")
 	t.Chdir(dir)
 	if err := os.Symlink("nowhere", filepath.Join(".cfg", "dangling")); err != nil {
@@ -557,7 +557,7 @@ func TestListHiddenWarnsNothing(t *testing.T) {
 	t.Cleanup(func() { os.Chmod(filepath.Join(dir, ".locked"), 0o755) })
 	opts := Options{Follow: true}
 	_, want := mustList(t, nil, opts)
-	opts.ListHidden = true
+	opts.ListAll = true
 	files, warns := mustList(t, nil, opts)
 	if len(warns) != len(want) {
 		t.Errorf("warnings %+v, want %+v", warns, want)
