@@ -39,34 +39,38 @@ func byteChars() *[256][]byte {
 	return &t
 }
 
-func (p byteLevel) split(dst []span, s span) []span {
-	if p.prefixSpace && !bytes.HasPrefix(s.text, []byte(" ")) {
-		var b builder
-		b.bytes([]byte(" "), s.origin(0))
-		b.keep(s)
-		s = b.span()
-	}
-	n := len(dst)
-	if p.useRegex {
-		dst = splitSpan(dst, s, tiling(nextGPT2).find(nil, s.text), isolated, false)
-	} else if len(s.text) > 0 {
-		dst = append(dst, s)
-	}
+func (p byteLevel) split(dst, in []span) []span {
+	n, size := len(dst), 0
+	var ms [][2]int
+	dst = eachPiece(dst, in, func(dst []span, s span) []span {
+		if p.prefixSpace && !bytes.HasPrefix(s.text, []byte(" ")) {
+			var b builder
+			b.bytes([]byte(" "), s.origin(0))
+			b.keep(s)
+			s = b.span()
+		}
+		size += len(s.text)
+		if !p.useRegex {
+			return append(dst, s)
+		}
+		ms = tiling(nextGPT2).find(ms[:0], s.text)
+		return splitSpan(dst, s, ms, isolated, false)
+	})
+	// One allocation for all the pieces: a mapped byte is at most two.
+	var b builder
+	b.text = make([]byte, 0, 2*size)
+	b.orig = make([]int32, 0, 2*size)
 	for k := n; k < len(dst); k++ {
-		dst[k] = p.mapBytes(dst[k])
+		if dst[k].added {
+			continue
+		}
+		a := len(b.text)
+		for i, c := range dst[k].text {
+			b.bytes(p.chars[c], dst[k].orig[i])
+		}
+		dst[k] = span{text: b.text[a:len(b.text):len(b.text)], orig: b.orig[a:len(b.orig):len(b.orig)]}
 	}
 	return dst
-}
-
-// mapBytes writes each byte of s as its byte-level rune.
-func (p byteLevel) mapBytes(s span) span {
-	var b builder
-	b.text = make([]byte, 0, 2*len(s.text))
-	b.orig = make([]int32, 0, 2*len(s.text))
-	for i, c := range s.text {
-		b.bytes(p.chars[c], s.orig[i])
-	}
-	return b.span()
 }
 
 // metaspace is SentencePiece's pre-tokenizer: ' ' becomes the replacement
@@ -98,7 +102,11 @@ func newMetaspace(f *fields) (preTokenizer, error) {
 	return nil, f.errorf("prepend_scheme", "%q is not implemented", m.scheme)
 }
 
-func (m metaspace) split(dst []span, s span) []span {
+func (m metaspace) split(dst, in []span) []span {
+	return eachPiece(dst, in, m.splitOne)
+}
+
+func (m metaspace) splitOne(dst []span, s span) []span {
 	var b builder
 	if !bytes.HasPrefix(s.text, []byte(" ")) && !bytes.HasPrefix(s.text, m.rep) &&
 		(m.scheme == "always" || m.scheme == "first" && s.origin(0) == 0) {

@@ -84,14 +84,11 @@ func (c *Counter) split(text []byte) []span {
 		}
 		c.next = t.normed.extract(c.next, p)
 	}
-	c.pieces, c.next = c.next, c.pieces[:0]
-	for _, p := range c.pieces {
-		if p.added || t.pre == nil {
-			c.next = append(c.next, p)
-			continue
-		}
-		c.next = t.pre.split(c.next, p)
+	if t.pre == nil {
+		return c.next
 	}
+	c.pieces, c.next = c.next, c.pieces[:0]
+	c.next = t.pre.split(c.next, c.pieces)
 	return c.next
 }
 

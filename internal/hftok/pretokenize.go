@@ -6,11 +6,23 @@ import (
 	"unicode/utf8"
 )
 
-// A preTokenizer splits one piece into smaller ones (appended to dst,
-// never empty), as the crate's pre-tokenizer of the same name splits a
-// PreTokenizedString's splits; pieces are independent of each other.
+// A preTokenizer splits each piece of in into smaller ones (appended to
+// dst, never empty), as the crate's pre-tokenizer of the same name splits a
+// PreTokenizedString's splits; an added token's span passes unchanged.
 type preTokenizer interface {
-	split(dst []span, s span) []span
+	split(dst, in []span) []span
+}
+
+// eachPiece applies f to every piece of in that is not an added token.
+func eachPiece(dst, in []span, f func(dst []span, s span) []span) []span {
+	for _, s := range in {
+		if s.added {
+			dst = append(dst, s)
+		} else {
+			dst = f(dst, s)
+		}
+	}
+	return dst
 }
 
 // newPreTokenizer builds the file's "pre_tokenizer".
@@ -81,15 +93,12 @@ func newPreSequence(f *fields) (preTokenizer, error) {
 // preSequence runs each pre-tokenizer over all the pieces of the one before.
 type preSequence []preTokenizer
 
-func (q preSequence) split(dst []span, s span) []span {
-	pieces := []span{s}
-	var next []span
+func (q preSequence) split(dst, in []span) []span {
+	pieces := in
+	var a, b []span
 	for _, p := range q {
-		next = next[:0]
-		for _, x := range pieces {
-			next = p.split(next, x)
-		}
-		pieces, next = next, pieces
+		a = p.split(a[:0], pieces)
+		pieces, a, b = a, b, a
 	}
 	return append(dst, pieces...)
 }
@@ -101,8 +110,12 @@ type tokenSplit struct {
 	invert  bool
 }
 
-func (t tokenSplit) split(dst []span, s span) []span {
-	return splitSpan(dst, s, t.pattern.find(nil, s.text), t.b, t.invert)
+func (t tokenSplit) split(dst, in []span) []span {
+	var ms [][2]int
+	return eachPiece(dst, in, func(dst []span, s span) []span {
+		ms = t.pattern.find(ms[:0], s.text)
+		return splitSpan(dst, s, ms, t.b, t.invert)
+	})
 }
 
 // newSplit is the Split pre-tokenizer: a String or Regex pattern, a
@@ -153,11 +166,13 @@ func (whitespaceMatcher) find(dst [][2]int, text []byte) [][2]int {
 // isolate every punctuation character.
 type bertPre struct{}
 
-func (bertPre) split(dst []span, s span) []span {
+func (bertPre) split(dst, in []span) []span {
 	space := runeMatcher(func(_ rune, c uint8) bool { return c&cSpace != 0 })
 	punct := runeMatcher(func(_ rune, c uint8) bool { return c&cPunct != 0 })
-	for _, w := range splitSpan(nil, s, space.find(nil, s.text), removed, false) {
-		dst = splitSpan(dst, w, punct.find(nil, w.text), isolated, false)
-	}
-	return dst
+	return eachPiece(dst, in, func(dst []span, s span) []span {
+		for _, w := range splitSpan(nil, s, space.find(nil, s.text), removed, false) {
+			dst = splitSpan(dst, w, punct.find(nil, w.text), isolated, false)
+		}
+		return dst
+	})
 }

@@ -103,6 +103,22 @@ func applyBehavior(segs []segment, b behavior) []segment {
 // splitSpan appends the non-empty pieces of s that the matches and the
 // behavior leave.
 func splitSpan(dst []span, s span, matches [][2]int, b behavior, invert bool) []span {
+	if b == isolated { // every segment kept: no need to build them
+		prev := 0
+		for _, m := range matches {
+			if prev < m[0] {
+				dst = append(dst, s.sub(prev, m[0]))
+			}
+			if m[0] < m[1] {
+				dst = append(dst, s.sub(m[0], m[1]))
+			}
+			prev = m[1]
+		}
+		if prev < len(s.text) {
+			dst = append(dst, s.sub(prev, len(s.text)))
+		}
+		return dst
+	}
 	segs := applyBehavior(segments(nil, s.text, matches, invert), b)
 	for _, g := range segs {
 		if g.end > g.start {
