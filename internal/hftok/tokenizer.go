@@ -1,0 +1,145 @@
+package hftok
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// A Tokenizer is a loaded tokenizer.json; it is immutable and shared by
+// all jobs (each goroutine counts with its own Counter).
+type Tokenizer struct {
+	name, sum string
+	norm      normalizer   // nil: none
+	pre       preTokenizer // nil: the normalized piece as it is
+	model     model
+	raw       addedSet // added tokens matched on the text as given
+	normed    addedSet // added tokens matched on the normalized text
+	specials  int
+}
+
+// Load reads a tokenizer.json, or the one in a folder, and refuses it
+// before any work if any part of it is not implemented exactly.
+func Load(path string) (*Tokenizer, error) {
+	return loadPath(path, newModel)
+}
+
+// loadPath is Load with the model constructor given (tests pass a fake).
+func loadPath(path string, mk func(json.RawMessage) (model, error)) (*Tokenizer, error) {
+	file := path
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		file = filepath.Join(path, "tokenizer.json")
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	t, err := parse(data, mk)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	sum := sha256.Sum256(data)
+	t.name, t.sum = path, hex.EncodeToString(sum[:])
+	return t, nil
+}
+
+// The top level of tokenizer.json. truncation and padding are ignored on
+// purpose: they are the embedder's batch settings, not part of a text's
+// tokens; castchunk caps chunks so that truncation never bites, and a
+// chunk's count is the unpadded one. The decoder plays no part in
+// encoding.
+type file struct {
+	Version       string          `json:"version"`
+	Truncation    json.RawMessage `json:"truncation"`
+	Padding       json.RawMessage `json:"padding"`
+	AddedTokens   []addedToken    `json:"added_tokens"`
+	Normalizer    json.RawMessage `json:"normalizer"`
+	PreTokenizer  json.RawMessage `json:"pre_tokenizer"`
+	PostProcessor json.RawMessage `json:"post_processor"`
+	Decoder       json.RawMessage `json:"decoder"`
+	Model         json.RawMessage `json:"model"`
+}
+
+// parse builds a Tokenizer from the file's bytes.
+func parse(data []byte, mk func(json.RawMessage) (model, error)) (*Tokenizer, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return nil, fmt.Errorf("not a tokenizer.json: %v", err)
+	}
+	known := map[string]bool{"version": true, "truncation": true, "padding": true, "added_tokens": true,
+		"normalizer": true, "pre_tokenizer": true, "post_processor": true, "decoder": true, "model": true}
+	for k := range top {
+		if !known[k] {
+			return nil, fmt.Errorf("field %q is not implemented", k)
+		}
+	}
+	var f file
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("not a tokenizer.json: %v", err)
+	}
+	if isNull(f.Model) {
+		return nil, fmt.Errorf("no model")
+	}
+	t := &Tokenizer{}
+	var err error
+	if t.model, err = mk(f.Model); err != nil {
+		return nil, err
+	}
+	if !isNull(f.Normalizer) {
+		if t.norm, err = newNormalizer(f.Normalizer); err != nil {
+			return nil, err
+		}
+	}
+	if !isNull(f.PreTokenizer) {
+		if t.pre, err = newPreTokenizer(f.PreTokenizer); err != nil {
+			return nil, err
+		}
+	}
+	contents := t.addTokens(f.AddedTokens)
+	if !isNull(f.PostProcessor) {
+		knownTok := func(s string) bool {
+			_, ok := t.model.tokenID(s)
+			return ok || contents[s]
+		}
+		if t.specials, err = specialsOf(f.PostProcessor, knownTok); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+func isNull(raw json.RawMessage) bool { return len(raw) == 0 || string(raw) == "null" }
+
+// addTokens files each added token in the set it is matched in (a
+// normalized one under its normalized content, as the crate does) and
+// returns the set of contents.
+func (t *Tokenizer) addTokens(list []addedToken) map[string]bool {
+	contents := map[string]bool{}
+	for _, tok := range list {
+		contents[tok.Content] = true
+		if !tok.Normalized {
+			t.raw.add(tok, []byte(tok.Content))
+			continue
+		}
+		pattern := []byte(tok.Content)
+		if t.norm != nil {
+			pattern = t.norm.normalize(newSpan(pattern)).text
+		}
+		t.normed.add(tok, pattern)
+	}
+	return contents
+}
+
+// Name is the path Load was given.
+func (t *Tokenizer) Name() string { return t.name }
+
+// SHA256 is the hex SHA-256 of the file's bytes, which names the
+// tokenizer in the cache key.
+func (t *Tokenizer) SHA256() string { return t.sum }
+
+// Specials is how many tokens the post-processor adds to one sequence
+// ([CLS] and [SEP]: 2; a <bos>: 1).
+func (t *Tokenizer) Specials() int { return t.specials }
