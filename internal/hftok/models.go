@@ -16,28 +16,53 @@ import (
 // describes, refusing a type or an option it does not implement exactly:
 // a count is never approximate.
 func newModel(raw json.RawMessage) (model, error) {
-	var head struct {
-		Type *string `json:"type"`
-	}
-	if err := json.Unmarshal(raw, &head); err != nil {
+	fields, err := topFields(raw)
+	if err != nil {
 		return nil, fmt.Errorf("model: %v", err)
 	}
-	if head.Type == nil {
+	var typ string
+	if ok, err := optField("", fields, "type", &typ); err != nil || !ok {
 		return nil, fmt.Errorf("model: no \"type\" (WordPiece, BPE or Unigram)")
 	}
-	fields, err := modelFields(*head.Type, raw)
-	if err != nil {
+	if err := checkFields(typ, fields); err != nil {
 		return nil, err
 	}
-	switch *head.Type {
+	switch typ {
 	case "WordPiece":
 		return newWordPiece(fields)
 	case "BPE":
 		return newBPE(fields)
-	case "Unigram":
-		return newUnigram(fields)
 	}
-	return nil, fmt.Errorf("model %s is not supported (WordPiece, BPE and Unigram are)", *head.Type)
+	return newUnigram(fields)
+}
+
+// topFields splits a JSON object into its keys' raw values with the
+// scanner: encoding/json would check a 33 MB vocabulary twice more.
+func topFields(raw []byte) (map[string]json.RawMessage, error) {
+	s := &jsonScanner{b: raw}
+	fields := map[string]json.RawMessage{}
+	err := s.object(func() error {
+		key, err := s.str(nil)
+		if err != nil {
+			return err
+		}
+		if err := s.colon(); err != nil {
+			return err
+		}
+		s.ws()
+		start := s.i
+		if err := s.skip(); err != nil {
+			return err
+		}
+		fields[string(key)] = raw[start:s.i]
+		return nil
+	})
+	if err == nil {
+		if s.ws(); s.i != len(s.b) {
+			err = s.errorf("unexpected text after the object")
+		}
+	}
+	return fields, err
 }
 
 // knownFields are the keys the Rust crate reads for each model; any other
@@ -55,16 +80,12 @@ func knownFields(typ string) []string {
 	return nil
 }
 
-// modelFields splits the model object into its keys, refusing a key the
-// model does not know.
-func modelFields(typ string, raw json.RawMessage) (map[string]json.RawMessage, error) {
+// checkFields refuses an unknown model type, or a key the model does
+// not know.
+func checkFields(typ string, fields map[string]json.RawMessage) error {
 	known := knownFields(typ)
 	if known == nil {
-		return nil, fmt.Errorf("model %s is not supported (WordPiece, BPE and Unigram are)", typ)
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return nil, fmt.Errorf("model %s: %v", typ, err)
+		return fmt.Errorf("model %s is not supported (WordPiece, BPE and Unigram are)", typ)
 	}
 	keys := make([]string, 0, len(fields))
 	for k := range fields {
@@ -73,10 +94,10 @@ func modelFields(typ string, raw json.RawMessage) (map[string]json.RawMessage, e
 	sort.Strings(keys)
 	for _, k := range keys {
 		if !containsString(known, k) {
-			return nil, fmt.Errorf("model %s: option %q is not supported", typ, k)
+			return fmt.Errorf("model %s: option %q is not supported", typ, k)
 		}
 	}
-	return fields, nil
+	return nil
 }
 
 func containsString(list []string, s string) bool {
@@ -211,8 +232,9 @@ func parseVocabObject(raw []byte) (*strTable, error) {
 // jsonScanner reads the large vocabulary and merges arrays straight into
 // arenas, where encoding/json would make a Go value per token.
 type jsonScanner struct {
-	b []byte
-	i int
+	b   []byte
+	i   int
+	tmp []byte // skip's buffer
 }
 
 func (s *jsonScanner) ws() {
@@ -281,13 +303,47 @@ func (s *jsonScanner) object(elem func() error) error { return s.list('{', '}', 
 func (s *jsonScanner) number() ([]byte, error) {
 	s.ws()
 	start := s.i
-	for s.i < len(s.b) && bytes.IndexByte([]byte("+-.0123456789eE"), s.b[s.i]) >= 0 {
+	for s.i < len(s.b) && isNumberByte(s.b[s.i]) {
 		s.i++
 	}
 	if start == s.i {
 		return nil, s.errorf("expected a number")
 	}
 	return s.b[start:s.i], nil
+}
+
+func isNumberByte(c byte) bool {
+	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+}
+
+// skip passes over one JSON value, checking its strings and brackets;
+// the value's own reader checks the rest.
+func (s *jsonScanner) skip() error {
+	switch c := s.peek(); {
+	case c == '"':
+		var err error
+		s.tmp, err = s.str(s.tmp[:0])
+		return err
+	case c == '[':
+		return s.array(s.skip)
+	case c == '{':
+		return s.object(func() error {
+			var err error
+			if s.tmp, err = s.str(s.tmp[:0]); err != nil {
+				return err
+			}
+			if err := s.colon(); err != nil {
+				return err
+			}
+			return s.skip()
+		})
+	case isNumberByte(c) || c >= 'a' && c <= 'z':
+		for s.i < len(s.b) && (isNumberByte(s.b[s.i]) || s.b[s.i] >= 'a' && s.b[s.i] <= 'z') {
+			s.i++
+		}
+		return nil
+	}
+	return s.errorf("expected a JSON value")
 }
 
 // str appends the decoded JSON string at the scanner to dst.

@@ -282,12 +282,15 @@ func buildTrie(toks *strTable) trie {
 		}
 		return int(a - b)
 	})
-	t := trie{label: []byte{0}, first: []int32{-1}, next: []int32{-1}, ids: []int32{-1}}
+	n := len(toks.arena) + 1 // the most nodes there can be
+	t := trie{label: make([]byte, 1, n), first: make([]int32, 1, n), next: make([]int32, 1, n), ids: make([]int32, 1, n)}
+	t.first[0], t.next[0], t.ids[0] = -1, -1, -1
 	for i := range t.root {
 		t.root[i] = -1
 	}
-	last := []int32{-1} // last child of each node, while building
-	path := []int32{0}  // nodes of the previous token's prefixes
+	last := make([]int32, 1, n) // last child of each node, while building
+	last[0] = -1
+	path := []int32{0} // nodes of the previous token's prefixes
 	var prev []byte
 	for _, id := range order {
 		tok := toks.entry(uint32(id))
