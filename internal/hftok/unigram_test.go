@@ -1,0 +1,61 @@
+package hftok
+
+import "testing"
+
+func TestUnigramViterbi(t *testing.T) {
+	// Lowest score -10 (abc): an unknown character scores -20.
+	m := mustModel(t, `{"type":"Unigram","unk_id":0,"vocab":[["<unk>",0],["a",-1],["b",-2],["ab",-2.5],["abc",-10],["c",-3],["bc",-4],["é",-1]]}`)
+	checkCases(t, m, []modelCase{
+		{"", nil},
+		{"ab", []token{tok(3, 0, 2)}}, // -2.5 beats a b (-3)
+		{"abc", []token{tok(1, 0, 1), tok(6, 1, 3)}},                // a bc (-5) beats ab c (-5.5), abc (-10)
+		{"éab", []token{tok(7, 0, 2), tok(3, 2, 4)}},                // byte offsets
+		{"xa", []token{tok(0, 0, 1), tok(1, 1, 2)}},                 // unknown character: unk
+		{"xyéa", []token{tok(0, 0, 2), tok(7, 2, 4), tok(1, 4, 5)}}, // consecutive unks fuse
+		{"ü", []token{tok(0, 0, 2)}},                                // one unk per character, not per byte
+	})
+	// Equal scores: the path whose last token starts first (the longest
+	// last token) is kept, as encode_optimized's strict comparison does.
+	m = mustModel(t, `{"type":"Unigram","unk_id":0,"vocab":[["<unk>",0],["a",-1],["b",-2],["ab",-3],["bb",-2]]}`)
+	checkCases(t, m, []modelCase{
+		{"ab", []token{tok(3, 0, 2)}},
+		{"abb", []token{tok(1, 0, 1), tok(4, 1, 3)}}, // a bb (-3) beats ab b (-5)
+		{"bbb", []token{tok(2, 0, 1), tok(4, 1, 3)}}, // b bb and bb b tie at -4: b bb (bb starts first at the end)
+	})
+}
+
+func TestUnigramUnkQuirks(t *testing.T) {
+	// Positive scores: lowest 25, unk 15. "xy" (25) loses to two unks
+	// (30); the fused unk's text is then looked up and found, as in the
+	// crate's Unigram::tokenize.
+	m := mustModel(t, `{"type":"Unigram","unk_id":0,"vocab":[["<unk>",30],["a",25],["xy",25]]}`)
+	checkCases(t, m, []modelCase{
+		{"xy", []token{tok(2, 0, 2)}},
+		{"xya", []token{tok(2, 0, 2), tok(1, 2, 3)}},
+		{"xyz", []token{tok(0, 0, 3)}},
+	})
+	// A character that only starts longer tokens still gets an unk node.
+	m = mustModel(t, `{"type":"Unigram","unk_id":0,"vocab":[["<unk>",0],["xy",-1],["z",-1]]}`)
+	checkCases(t, m, []modelCase{
+		{"xy", []token{tok(1, 0, 2)}},
+		{"xz", []token{tok(0, 0, 1), tok(2, 1, 2)}},
+	})
+}
+
+func TestUnigramByteFallback(t *testing.T) {
+	m := mustModel(t, `{"type":"Unigram","unk_id":0,"byte_fallback":true,
+		"vocab":[["<unk>",0],["a",-1],["<0x78>",-5],["<0xC3>",-5],["<0xA9>",-5]]}`)
+	checkCases(t, m, []modelCase{
+		{"xa", []token{tok(2, 0, 1), tok(1, 1, 2)}},
+		// Every byte token carries the whole span's offsets, as in the crate.
+		{"éa", []token{tok(3, 0, 2), tok(4, 0, 2), tok(1, 2, 3)}},
+		{"xé", []token{tok(2, 0, 3), tok(3, 0, 3), tok(4, 0, 3)}},
+		// A byte missing: the span is one unk.
+		{"ü", []token{tok(0, 0, 2)}},
+	})
+}
+
+func TestUnigramDuplicatesLastWins(t *testing.T) {
+	m := mustModel(t, `{"type":"Unigram","unk_id":0,"vocab":[["<unk>",0],["a",-1],["a",-3],["b",-1]]}`)
+	checkCases(t, m, []modelCase{{"ab", []token{tok(2, 0, 1), tok(3, 1, 2)}}})
+}
