@@ -1,8 +1,3 @@
-//go:build hfref
-
-// The build tag keeps this file out until the package's Load, NewCounter
-// and Count exist on main; the merge that brings them removes the tag.
-
 package hftok
 
 import (
