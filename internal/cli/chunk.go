@@ -20,7 +20,6 @@ import (
 	"github.com/castchunk/castchunk/internal/pipeline"
 	"github.com/castchunk/castchunk/internal/plan"
 	"github.com/castchunk/castchunk/internal/record"
-	"github.com/castchunk/castchunk/internal/tokens"
 	"github.com/castchunk/castchunk/internal/walk"
 )
 
@@ -109,7 +108,7 @@ The record format and the exit statuses: see 'castchunk --help'.`,
 	completeValues(cmd, "method", method.Names())
 	completeValues(cmd, "lang", lang.Names())
 	completeValues(cmd, "format", record.FormatNames())
-	completeValues(cmd, "tokenizer", tokens.Names())
+	_ = cmd.RegisterFlagCompletionFunc("tokenizer", tokenizerCompletion)
 	completeValues(cmd, "embed-header", headerNames())
 	_ = cmd.RegisterFlagCompletionFunc("cache", dirCompletion)
 	_ = cmd.RegisterFlagCompletionFunc("root", dirCompletion)

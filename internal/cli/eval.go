@@ -19,7 +19,6 @@ import (
 	"github.com/castchunk/castchunk/internal/enrich"
 	"github.com/castchunk/castchunk/internal/eval"
 	"github.com/castchunk/castchunk/internal/method"
-	"github.com/castchunk/castchunk/internal/tokens"
 	"github.com/castchunk/castchunk/internal/walk"
 )
 
@@ -157,7 +156,7 @@ func (o *evalOptions) register(cmd *cobra.Command) {
 	completeValues(cmd, "retriever", eval.Retrievers())
 	completeValues(cmd, "embed-header", headerNames())
 	completeValues(cmd, "context", []string{"off", "on", "off,on"})
-	completeValues(cmd, "tokenizer", tokens.Names())
+	_ = cmd.RegisterFlagCompletionFunc("tokenizer", tokenizerCompletion)
 }
 
 // options checks the flags and the path and turns them into an evaluation.

@@ -3,6 +3,7 @@ package cli
 import (
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/castchunk/castchunk/internal/bytesize"
@@ -59,8 +60,48 @@ func (s *selectionFlags) check() (plan.Policy, walk.Options, error) {
 // here, once.
 type chunkingFlags struct {
 	methodFlags map[string]*int // every method's own options, by flag name
-	tokenizer   string
+	tokenizer   tokenizerFlags
 	maxTokens   int
+}
+
+// tokenizerFlags are --tokenizer and --no-special-tokens, for every
+// command that counts tokens (chunk, eval, verify).
+type tokenizerFlags struct {
+	name       string
+	noSpecials bool
+}
+
+// tokenizerHelp says what --tokenizer accepts.
+var tokenizerHelp = strings.Join(tokens.Names(), ", ") + ", or a Hugging Face tokenizer.json (the file, or a folder holding it): the embedding model's own tokenizer, counted exactly as it counts, its special tokens included"
+
+// register declares the flags; use says what the count is for.
+func (t *tokenizerFlags) register(f *pflag.FlagSet, use string) {
+	f.StringVar(&t.name, "tokenizer", "", use+" `NAME`: "+tokenizerHelp)
+	f.BoolVar(&t.noSpecials, "no-special-tokens", false, "with a tokenizer.json, count without the special tokens its post-processor adds ([CLS] and [SEP], <bos>), for an embedder that feeds the text without them")
+}
+
+// tokenizerCompletion completes --tokenizer with the encodings' names and
+// with files (a tokenizer.json).
+func tokenizerCompletion(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return tokens.Names(), cobra.ShellCompDirectiveDefault
+}
+
+// load loads the tokenizer; nil when none was given.
+func (t *tokenizerFlags) load() (*tokens.Encoding, error) {
+	if t.name == "" {
+		if t.noSpecials {
+			return nil, usageError("--no-special-tokens needs --tokenizer")
+		}
+		return nil, nil
+	}
+	e, err := tokens.Load(t.name)
+	if err != nil {
+		return nil, usageError("--tokenizer: %v", err)
+	}
+	if t.noSpecials {
+		e = e.WithoutSpecials()
+	}
+	return e, nil
 }
 
 func (c *chunkingFlags) register(f *pflag.FlagSet) {
@@ -72,7 +113,7 @@ func (c *chunkingFlags) register(f *pflag.FlagSet) {
 			}
 		}
 	}
-	f.StringVar(&c.tokenizer, "tokenizer", "", "add each chunk's token count for `NAME`: "+strings.Join(tokens.Names(), ", "))
+	c.tokenizer.register(f, "add each chunk's token count for")
 	f.IntVar(&c.maxTokens, "max-tokens", 0, "with --tokenizer, at most `N` tokens in a chunk (or in its text), besides --max-size (0: no limit)")
 }
 
@@ -102,18 +143,15 @@ func (c *chunkingFlags) values(f *pflag.FlagSet, methods []*chunk.Method) (chunk
 // tokenBudget checks --tokenizer and --max-tokens into opt.
 func (c *chunkingFlags) tokenBudget(opt *enrich.Options) error {
 	opt.MaxTokens = c.maxTokens
-	if c.tokenizer != "" {
-		e, err := tokens.Load(c.tokenizer)
-		if err != nil {
-			return usageError("--tokenizer: %v", err)
-		}
-		opt.Encoding = e
+	var err error
+	if opt.Encoding, err = c.tokenizer.load(); err != nil {
+		return err
 	}
 	switch {
 	case c.maxTokens < 0:
 		return usageError("--max-tokens must not be negative, got %d", c.maxTokens)
 	case c.maxTokens > 0 && opt.Encoding == nil:
-		return usageError("--max-tokens needs --tokenizer (%s): tokens are counted with it", strings.Join(tokens.Names(), ", "))
+		return usageError("--max-tokens needs --tokenizer (%s, or a tokenizer.json): tokens are counted with it", strings.Join(tokens.Names(), ", "))
 	case c.maxTokens > 0 && c.maxTokens < minMaxTokens:
 		return usageError("--max-tokens must be at least %d (one character can take 4 tokens), got %d", minMaxTokens, c.maxTokens)
 	}

@@ -29,7 +29,7 @@ type verifyOptions struct {
 	maxFileSize      string
 	lang             string
 	allowOutsideRoot bool
-	tokenizer        string
+	tokenizer        tokenizerFlags
 	maxTokens        int
 	embedHeader      string
 }
@@ -92,13 +92,13 @@ records file could not be read; 130 interrupted.`,
 	cmd.Flags().BoolVar(&o.strict, "strict", false, "accept only records exactly as castchunk writes them: no unknown field, fields in order, compact JSON")
 	cmd.Flags().StringVar(&o.maxFileSize, "max-file-size", "10MiB", "do not read files larger than `SIZE` (bytes, or with a unit: 512KiB, 64MiB; 0: no limit): such a file is a problem")
 	cmd.Flags().StringVar(&o.lang, "lang", "", "the records were made with chunk --lang `LANGUAGE` ("+strings.Join(lang.Names(), ", ")+"): every record must name it")
-	cmd.Flags().StringVar(&o.tokenizer, "tokenizer", "", "recount each record's tokens with `NAME` ("+strings.Join(tokens.Names(), ", ")+"): a tokens field must match")
+	o.tokenizer.register(cmd.Flags(), "recount each record's tokens (a tokens field must match) with")
 	cmd.Flags().IntVar(&o.maxTokens, "max-tokens", 0, "with --tokenizer, fail chunks (or texts) of more than `N` tokens (0: no check)")
 	cmd.Flags().StringVar(&o.embedHeader, "embed-header", string(enrich.DefaultHeader), "the records' texts have headers in `FORMAT`, as chunk --embed-header wrote them ("+strings.Join(headerNames(), ", ")+")")
 	cmd.Flags().BoolVar(&o.allowOutsideRoot, "allow-outside-root", false, "also read files outside --root: absolute paths not under it, paths with .., symbolic links that lead out")
 	_ = cmd.RegisterFlagCompletionFunc("root", dirCompletion)
 	completeValues(cmd, "lang", lang.Names())
-	completeValues(cmd, "tokenizer", tokens.Names())
+	_ = cmd.RegisterFlagCompletionFunc("tokenizer", tokenizerCompletion)
 	completeValues(cmd, "embed-header", headerNames())
 	return cmd
 }
@@ -118,14 +118,12 @@ func (o *verifyOptions) counter() (*tokens.Counter, error) {
 	switch {
 	case o.maxTokens < 0:
 		return nil, usageError("--max-tokens must not be negative, got %d", o.maxTokens)
-	case o.tokenizer == "" && o.maxTokens > 0:
-		return nil, usageError("--max-tokens needs --tokenizer (%s)", strings.Join(tokens.Names(), ", "))
-	case o.tokenizer == "":
-		return nil, nil
+	case o.tokenizer.name == "" && o.maxTokens > 0:
+		return nil, usageError("--max-tokens needs --tokenizer (%s, or a tokenizer.json)", strings.Join(tokens.Names(), ", "))
 	}
-	e, err := tokens.Load(o.tokenizer)
-	if err != nil {
-		return nil, usageError("--tokenizer: %v", err)
+	e, err := o.tokenizer.load()
+	if e == nil || err != nil {
+		return nil, err
 	}
 	return e.NewCounter(), nil
 }

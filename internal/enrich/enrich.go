@@ -55,7 +55,7 @@ func (o Options) Key() string {
 		parts = append(parts, "context")
 	}
 	if o.Encoding != nil {
-		parts = append(parts, "tokenizer="+o.Encoding.Name())
+		parts = append(parts, "tokenizer="+o.Encoding.Key())
 	}
 	if o.MaxTokens > 0 {
 		parts = append(parts, fmt.Sprintf("max-tokens=%d", o.MaxTokens))
@@ -172,7 +172,9 @@ func (w *Worker) Begin(path string, l *lang.Language, src []byte, tree *sitter.T
 	}
 	in := chunk.Input{Src: src, Tree: tree, Budget: b, Embedded: inject.ForChunker(regions)}
 	if w.opt.MaxTokens > 0 {
-		in.Budget.Tokens = w.opt.MaxTokens
+		// The starts are the content's tokens: the special tokens a
+		// tokenizer.json adds to every text take their room first.
+		in.Budget.Tokens = w.opt.MaxTokens - w.opt.Encoding.Specials()
 		w.starts = w.counter.AppendStarts(w.starts[:0], src)
 		in.TokenStarts = w.starts
 	}
@@ -228,7 +230,7 @@ func (w *Worker) longestHeader() (size, toks int) {
 		for _, p := range parts {
 			w.text = append(w.text, p...)
 		}
-		return w.counter.Count(w.text)
+		return w.counter.Count(w.text) - w.opt.Encoding.Specials() // counted once per text, in the budget already
 	}
 	pathSize, pathToks := chunk.Size([]byte(pathLine)), count(pathLine)
 	size, toks = pathSize, pathToks

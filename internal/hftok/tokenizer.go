@@ -21,6 +21,10 @@ type Tokenizer struct {
 	specials  int
 }
 
+// maxFileSize bounds what Load reads: the largest tokenizer.json files
+// (Gemma's, 33 MB) are far below it.
+const maxFileSize = 1 << 30
+
 // Load reads a tokenizer.json, or the one in a folder, and refuses it
 // before any work if any part of it is not implemented exactly.
 func Load(path string) (*Tokenizer, error) {
@@ -32,6 +36,13 @@ func loadPath(path string, mk func(json.RawMessage) (model, error)) (*Tokenizer,
 	file := path
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		file = filepath.Join(path, "tokenizer.json")
+	}
+	if st, err := os.Stat(file); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", file)
+	} else if st.Size() > maxFileSize {
+		return nil, fmt.Errorf("%s is %d bytes, more than any tokenizer.json (%d)", file, st.Size(), int64(maxFileSize))
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -63,28 +74,73 @@ type file struct {
 	Model         json.RawMessage `json:"model"`
 }
 
-// parse builds a Tokenizer from the file's bytes.
-func parse(data []byte, mk func(json.RawMessage) (model, error)) (*Tokenizer, error) {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil {
-		return nil, fmt.Errorf("not a tokenizer.json: %v", err)
+// readTop splits the file's top-level object into its fields, refusing
+// one it does not know, in one pass: the model's value (nearly all of the
+// file, 33 MB for Gemma's) is handed on as it is, to be read once by the
+// model's own scanner; encoding/json would validate the whole file once
+// per Unmarshal first, and that took most of the load.
+func readTop(data []byte) (file, error) {
+	var f file
+	fields := map[string]*json.RawMessage{"version": nil, "truncation": &f.Truncation, "padding": &f.Padding,
+		"normalizer": &f.Normalizer, "pre_tokenizer": &f.PreTokenizer, "post_processor": &f.PostProcessor,
+		"decoder": &f.Decoder, "model": &f.Model, "added_tokens": nil}
+	raw := map[string]json.RawMessage{}
+	s := &jsonScanner{b: data}
+	var key []byte
+	err := s.object(func() error {
+		var err error
+		if key, err = s.str(key[:0]); err != nil {
+			return err
+		}
+		if err := s.colon(); err != nil {
+			return err
+		}
+		s.ws()
+		start := s.i
+		if err := s.skip(); err != nil {
+			return err
+		}
+		raw[string(key)] = data[start:s.i]
+		return nil
+	})
+	if err == nil && s.peek() != 0 {
+		err = s.errorf("text after the top-level object")
 	}
-	known := map[string]bool{"version": true, "truncation": true, "padding": true, "added_tokens": true,
-		"normalizer": true, "pre_tokenizer": true, "post_processor": true, "decoder": true, "model": true}
-	for k := range top {
-		if !known[k] {
-			return nil, fmt.Errorf("field %q is not implemented", k)
+	if err != nil {
+		return f, fmt.Errorf("not a tokenizer.json: %v", err)
+	}
+	for k, v := range raw {
+		dst, known := fields[k]
+		switch {
+		case !known:
+			return f, fmt.Errorf("field %q is not implemented", k)
+		case dst != nil:
+			*dst = v
 		}
 	}
-	var f file
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("not a tokenizer.json: %v", err)
+	if v, ok := raw["version"]; ok {
+		if err := json.Unmarshal(v, &f.Version); err != nil {
+			return f, fmt.Errorf("not a tokenizer.json: version: %v", err)
+		}
+	}
+	if v, ok := raw["added_tokens"]; ok {
+		if err := json.Unmarshal(v, &f.AddedTokens); err != nil {
+			return f, fmt.Errorf("not a tokenizer.json: added_tokens: %v", err)
+		}
+	}
+	return f, nil
+}
+
+// parse builds a Tokenizer from the file's bytes.
+func parse(data []byte, mk func(json.RawMessage) (model, error)) (*Tokenizer, error) {
+	f, err := readTop(data)
+	if err != nil {
+		return nil, err
 	}
 	if isNull(f.Model) {
 		return nil, fmt.Errorf("no model")
 	}
 	t := &Tokenizer{}
-	var err error
 	if t.model, err = mk(f.Model); err != nil {
 		return nil, err
 	}

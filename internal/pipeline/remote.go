@@ -36,7 +36,9 @@ type workerSetup struct {
 	Values       chunk.Values
 	ParseTimeout time.Duration
 	Context      bool
-	Encoding     string // "": no token counts
+	Encoding     string // "": no token counts; a name or a tokenizer.json's path (the worker's folder is the parent's)
+	EncodingKey  string // the Encoding's Key, which the worker's must equal
+	NoSpecials   bool   // --no-special-tokens
 	MaxTokens    int
 	Text         bool
 	Header       string
@@ -46,8 +48,8 @@ func newWorkerSetup(cfg Config) workerSetup {
 	s := workerSetup{Method: cfg.Setup.Method.Name, Budget: cfg.Setup.Budget, Values: cfg.Setup.Values,
 		ParseTimeout: cfg.ParseTimeout, Context: cfg.Enrich.Context, MaxTokens: cfg.Enrich.MaxTokens,
 		Text: cfg.Enrich.Text, Header: string(cfg.Enrich.Header)}
-	if cfg.Enrich.Encoding != nil {
-		s.Encoding = cfg.Enrich.Encoding.Name()
+	if e := cfg.Enrich.Encoding; e != nil {
+		s.Encoding, s.EncodingKey, s.NoSpecials = e.Name(), e.Key(), e.Specials() == 0
 	}
 	return s
 }
@@ -63,6 +65,12 @@ func (s workerSetup) config() (Config, error) {
 		e, err := tokens.Load(s.Encoding)
 		if err != nil {
 			return Config{}, err
+		}
+		if s.NoSpecials {
+			e = e.WithoutSpecials()
+		}
+		if e.Key() != s.EncodingKey { // the tokenizer.json changed since the run began
+			return Config{}, fmt.Errorf("--tokenizer %s changed during the run (%s, was %s)", s.Encoding, e.Key(), s.EncodingKey)
 		}
 		cfg.Enrich.Encoding = e
 	}
@@ -108,6 +116,7 @@ func Serve(c *supervise.Conn) error {
 	if err != nil {
 		return err
 	}
+	c.Settled()
 	w := newWorker(cfg, nil)
 	w.ctx = context.Background()
 	defer w.close()

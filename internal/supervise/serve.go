@@ -26,6 +26,8 @@ type Conn struct {
 	dec    *gob.Decoder
 	out    *bufio.Writer
 	memory int64 // the ceiling set last
+	start  int64 // resident bytes when the worker began
+	held   int64 // resident bytes the service's set-up holds for good (Settled)
 }
 
 // Service is what a worker does: it reads its set-up with Conn.Init, then
@@ -39,7 +41,7 @@ type Service func(*Conn) error
 func Serve(services map[string]Service) int {
 	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 	out := bufio.NewWriterSize(os.Stdout, 64<<10)
-	c := &Conn{enc: gob.NewEncoder(out), dec: gob.NewDecoder(bufio.NewReaderSize(os.Stdin, 64<<10)), out: out}
+	c := &Conn{enc: gob.NewEncoder(out), dec: gob.NewDecoder(bufio.NewReaderSize(os.Stdin, 64<<10)), out: out, start: resident()}
 	err := c.enc.Encode(hello)
 	if err == nil {
 		err = out.Flush()
@@ -71,6 +73,31 @@ func (c *Conn) Init(v any) error {
 	return nil
 }
 
+// Settled tells the Conn that the service has loaded its set-up (a
+// tokenizer.json's vocabulary, tens of megabytes): what the worker holds
+// now is its own for good, and each call's memory ceiling and the size at
+// which the worker retires count from there, not from nothing; otherwise
+// a worker holding a large vocabulary would retire after every file and
+// load it again.
+func (c *Conn) Settled() {
+	debug.FreeOSMemory() // what loading took and let go is not held
+	c.held = max(0, resident()-c.start)
+}
+
+// resident is the process's resident memory in bytes, from
+// /proc/self/statm; 0 when it cannot be read.
+func resident() int64 {
+	data, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	var size, rss int64
+	if _, err := fmt.Sscan(string(data), &size, &rss); err != nil {
+		return 0
+	}
+	return rss * int64(os.Getpagesize())
+}
+
 // Next reads the next request into req and sets the call's memory
 // ceiling. It returns io.EOF when the parent has closed the input.
 func (c *Conn) Next(req any) error {
@@ -88,7 +115,10 @@ func (c *Conn) Next(req any) error {
 		return nil
 	}
 	c.memory = r.Memory
-	return setMemory(r.Memory)
+	if r.Memory <= 0 {
+		return setMemory(r.Memory)
+	}
+	return setMemory(r.Memory + c.held)
 }
 
 // Reply sends the answer to the last request. When the worker holds more
@@ -98,7 +128,7 @@ func (c *Conn) Reply(resp any) error {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &use)
 	// Its peak resident memory is a bound of what it holds mapped, read
 	// without opening /proc at every answer.
-	retire := use.Maxrss<<10 > retireAt
+	retire := use.Maxrss<<10 > retireAt+c.held
 	cpu := time.Duration(use.Utime.Nano() + use.Stime.Nano())
 	if err := c.enc.Encode(reply{Retire: retire, CPU: cpu}); err != nil {
 		return err

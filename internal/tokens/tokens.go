@@ -31,6 +31,8 @@ import (
 	"sync"
 
 	"github.com/tiktoken-go/tokenizer/codec"
+
+	"github.com/castchunk/castchunk/internal/hftok"
 )
 
 // An Encoding is a loaded vocabulary with its pre-tokenizer. It is shared
@@ -39,6 +41,9 @@ type Encoding struct {
 	name  string
 	next  func(text []byte, i int) int // the end of the piece that starts at i
 	ranks func() *table                // token bytes → rank (= token id), built on first use
+
+	hf         *hftok.Tokenizer // a Hugging Face tokenizer.json (hf.go); nil for the named encodings
+	noSpecials bool             // hf: leave out the special tokens its post-processor adds
 }
 
 // spec is what Load needs to build one encoding.
@@ -71,6 +76,9 @@ var loaded sync.Map // name → *Encoding, its vocabulary built once
 // and megabytes) is built when a text is first counted, so that a run that
 // counts nothing (every file a cache hit) never pays for it.
 func Load(name string) (*Encoding, error) {
+	if isTokenizerFile(name) {
+		return loadFile(name)
+	}
 	for _, s := range specs {
 		if s.name == name {
 			// The pre-tokenizers read the class table: it must be ready
@@ -80,7 +88,7 @@ func Load(name string) (*Encoding, error) {
 			return e.(*Encoding), nil
 		}
 	}
-	return nil, fmt.Errorf("unknown tokenizer %q (known: %s)", name, strings.Join(Names(), ", "))
+	return nil, fmt.Errorf("unknown tokenizer %q: want %s, or a Hugging Face tokenizer.json (the file, or a folder holding it)", name, strings.Join(Names(), ", "))
 }
 
 // mustBuild is build for an encoding castchunk embeds, which cannot fail
@@ -137,6 +145,7 @@ func (e *Encoding) rank(b []byte) uint32 {
 // is not safe for concurrent use: one per goroutine.
 type Counter struct {
 	e      *Encoding
+	hf     *hftok.Counter // for a tokenizer.json; nil for the named encodings
 	cache  *table  // piece → offset in starts
 	starts []int32 // at an offset: n, then the n starts of a piece's tokens
 	parts  []part  // mergeScan's scratch
@@ -158,6 +167,9 @@ const (
 
 // NewCounter returns a Counter for e.
 func (e *Encoding) NewCounter() *Counter {
+	if e.hf != nil {
+		return &Counter{e: e, hf: e.hf.NewCounter()}
+	}
 	c := &Counter{e: e, cache: newTable(cacheSlots/2, cacheKeys), starts: make([]int32, 0, cacheStarts)}
 	c.starts = append(c.starts, 1, 0)
 	return c
@@ -166,6 +178,9 @@ func (e *Encoding) NewCounter() *Counter {
 // Count returns the number of tokens text encodes to. text must be valid
 // UTF-8 (see the package comment).
 func (c *Counter) Count(text []byte) int {
+	if c.hf != nil {
+		return c.hf.Count(text) - c.e.dropped()
+	}
 	n := 0
 	for i := 0; i < len(text); {
 		j := c.e.next(text, i)
@@ -176,10 +191,18 @@ func (c *Counter) Count(text []byte) int {
 }
 
 // AppendStarts appends, for text tokenized as a whole, the byte offset where
-// each token starts, ascending (the first is 0 when text is non-empty). It is
-// exact, ASCII or not: it appends Count(text) offsets, and they cut text into
-// its tokens. A token may start inside a multi-byte rune: tokens are bytes.
+// each token starts, ascending (the first is 0 when text is non-empty). For
+// the named encodings it is exact, ASCII or not: it appends Count(text)
+// offsets, and they cut text into its tokens. A token may start inside a
+// multi-byte rune: tokens are bytes. For a tokenizer.json it appends the
+// starts of the tokens that are not the post-processor's specials
+// (Count(text) - Specials() of them), where normalization rewrote the text
+// the start of the character a token came from: the chunkers measure with
+// them, and every chunk is then counted exactly.
 func (c *Counter) AppendStarts(dst []int32, text []byte) []int32 {
+	if c.hf != nil {
+		return c.hf.AppendStarts(dst, text)
+	}
 	for i := 0; i < len(text); {
 		j := c.e.next(text, i)
 		for _, s := range c.tokens(text[i:j]) {
