@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -36,6 +38,9 @@ func loadPath(path string, mk func(json.RawMessage) (model, error)) (*Tokenizer,
 	file := path
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		file = filepath.Join(path, "tokenizer.json")
+		if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("the folder %s holds no tokenizer.json", path)
+		}
 	}
 	if st, err := os.Stat(file); err != nil {
 		return nil, err
