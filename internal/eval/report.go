@@ -20,11 +20,20 @@ type Report struct {
 	Budget      int          `json:"budget"`
 	Resamples   int          `json:"resamples"`
 	Baseline    string       `json:"baseline"`
+	TokenCap    *TokenCap    `json:"token_cap,omitempty"`
 	Files       Files        `json:"files"`
 	Sources     []Source     `json:"sources"`
 	Shallow     *Shallow     `json:"shallow,omitempty"`
 	Verdict     Verdict      `json:"verdict"`
 	Definitions []Definition `json:"definitions"`
+}
+
+// TokenCap is the --max-tokens every chunk was held to, in the tokenizer
+// --tokenizer names: the setup measured is the one shipped.
+type TokenCap struct {
+	Tokens    int    `json:"tokens"`
+	Tokenizer string `json:"tokenizer"`
+	Specials  int    `json:"special_tokens"` // counted in every chunk's tokens
 }
 
 // Shallow is what a shallow clone (git clone --depth N, CI's default
@@ -133,6 +142,9 @@ func report(opt *Options, p *queryPlan, configs []Config, results []*scores) *Re
 		Baseline:    baselineName(opt.Baseline),
 		Definitions: definitions(opt, configs),
 		Files:       Files{Versions: len(p.entries)},
+	}
+	if opt.MaxTokens > 0 && opt.Encoding != nil {
+		rep.TokenCap = &TokenCap{Tokens: opt.MaxTokens, Tokenizer: opt.Encoding.Name(), Specials: opt.Encoding.Specials()}
 	}
 	if len(results) > 0 {
 		rep.Files.Chunked = results[0].chunked
@@ -295,6 +307,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "castchunk eval: %s\n", at)
 	fmt.Fprintf(&b, "context budget %d non-whitespace characters; seed %d; %d bootstrap resamples; baseline: %s\n",
 		r.Budget, r.Seed, r.Resamples, r.Baseline)
+	if c := r.TokenCap; c != nil {
+		fmt.Fprintf(&b, "every chunk within --max-tokens %d of --tokenizer %s (its %d special tokens counted)\n", c.Tokens, c.Tokenizer, c.Specials)
+	}
 	fmt.Fprintf(&b, "files: %d versions indexed, %d chunked", r.Files.Versions, r.Files.Chunked)
 	for _, s := range r.Files.Skipped {
 		fmt.Fprintf(&b, ", %d %s", s.Count, s.Reason)
