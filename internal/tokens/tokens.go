@@ -146,10 +146,10 @@ func (e *Encoding) rank(b []byte) uint32 {
 type Counter struct {
 	e      *Encoding
 	hf     *hftok.Counter // for a tokenizer.json; nil for the named encodings
-	cache  *table  // piece → offset in starts
-	starts []int32 // at an offset: n, then the n starts of a piece's tokens
-	parts  []part  // mergeScan's scratch
-	buf    []int32 // scratch for a piece too long to cache
+	cache  *table         // piece → offset in starts
+	starts []int32        // at an offset: n, then the n starts of a piece's tokens
+	parts  []part         // mergeScan's scratch
+	buf    []int32        // scratch for a piece too long to cache
 }
 
 // Cache bounds. A piece longer than maxCached is looked up in the vocabulary
