@@ -263,7 +263,7 @@ func TestRefusals(t *testing.T) {
 		{"", `{"type":"Split","pattern":{"Regex":"[^\\S]"},"behavior":"Isolated","invert":false}`, "", `\S inside a class`},
 		{"", `{"type":"Split","pattern":{"String":"x"},"behavior":"Sideways","invert":false}`, "", `behavior "Sideways" is not implemented`},
 		{"", `{"type":"ByteLevel","add_prefix_space":true,"trim_offsets":true,"use_regex":true,"shiny":1}`, "", `pre_tokenizer ByteLevel: field "shiny" is not implemented`},
-		{`{"type":"Precompiled","precompiled_charsmap":"AAAA"}`, "", "", "normalizer Precompiled"},
+		{`{"type":"Precompiled","precompiled_charsmap":"AAAA"}`, "", "", "normalizer Precompiled: field \"precompiled_charsmap\": 3 bytes, too short"},
 		{"", "", `{"type":"TemplateProcessing","single":[{"SpecialToken":{"id":"<bos>","type_id":0}},{"Sequence":{"id":"A","type_id":0}}],
  "pair":[],"special_tokens":{"<bos>":{"id":"<bos>","ids":[9],"tokens":["<bos>"]}}}`,
 			`post_processor TemplateProcessing: special_tokens: token "<bos>" is not in the vocabulary`},

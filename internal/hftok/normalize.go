@@ -54,7 +54,7 @@ func newNormalizer(raw json.RawMessage) (normalizer, error) {
 	case "Sequence":
 		n, err = newNormalizerSequence(f)
 	case "Precompiled":
-		return nil, fmt.Errorf("normalizer Precompiled: field \"precompiled_charsmap\": SentencePiece's precompiled normalization is not implemented yet")
+		n, err = newPrecompiled(f)
 	default:
 		return nil, fmt.Errorf("normalizer %s is not implemented", typ)
 	}
