@@ -483,7 +483,13 @@ func TestConcurrentPrunes(t *testing.T) {
 		t.Errorf("%d bytes on disk", size)
 	}
 	if !stored(t, a, keys[59]) || stored(t, a, keys[0]) {
-		t.Error("the concurrent prunes did not keep the newest entries")
+		var kept []int
+		for i, k := range keys {
+			if stored(t, a, k) {
+				kept = append(kept, i)
+			}
+		}
+		t.Errorf("the concurrent prunes did not keep the newest entries: kept %v, %d bytes on disk", kept, diskBytes(dir))
 	}
 }
 
