@@ -132,7 +132,8 @@ func (w *Worker) Close() {
 	}
 }
 
-// Begin starts on a file: it finds the file's definitions, its embedded
+// Begin starts on a file: it finds the file's definitions, the file's own
+// (outline.FileDef: a component, named by path) and its embedded
 // regions' among them (none when l or tree is nil: text no grammar
 // parses), and returns the chunker's input, with the regions,
 // whose budget is b less the room the file's longest header needs, with
@@ -152,6 +153,11 @@ func (w *Worker) Begin(path string, l *lang.Language, src []byte, tree *sitter.T
 			return chunk.Input{}, err
 		}
 		lists := [][]outline.Def{defs}
+		if d, ok := outline.FileDef(l, path, src); ok {
+			// First, so that it comes before a host definition of the
+			// same range (Merge is stable).
+			lists = [][]outline.Def{{d}, defs}
+		}
 		for _, r := range regions {
 			if r.Tree == nil {
 				continue

@@ -469,7 +469,7 @@ func TestLongestHeaderAddsUpFormats(t *testing.T) {
 		}
 		return strings.TrimSpace(b.String())
 	}
-	kinds := []string{"class", "method", "function", "key", "section"}
+	kinds := []string{"class", "method", "function", "key", "section", "component"}
 	for _, name := range []string{"cl100k_base", "o200k_base"} {
 		enc := loadEncoding(t, name)
 		counter := enc.NewCounter()

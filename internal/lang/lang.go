@@ -68,6 +68,7 @@ type Language struct {
 	Module       string   // Go module of the grammar
 	HTMLScanner  bool     // its external scanner keeps tree-sitter-html's stack of open tags (package parse bounds its work)
 	XMLScanner   bool     // its external scanner keeps tree-sitter-xml's stack of open tags, counted at another place (as HTMLScanner)
+	FileKind     string   // the definition kind (outline.Kinds) a whole file is, named by its file name (outline.FileDef); "" none
 	note         string   // a choice the lists do not show, for the table of docs/inputs.md (Markdown)
 	grammar      func() unsafe.Pointer
 }
@@ -228,7 +229,7 @@ var registry = []*Language{
 		Module:    grammars + "starlark", grammar: starlark.Language},
 	{Name: "svelte", Extensions: []string{".svelte"},
 		note:   "the component's markup tree, its `<script>` and `<style>` parsed as their own languages",
-		Module: grammars + "svelte", HTMLScanner: true, grammar: svelte.Language},
+		Module: grammars + "svelte", HTMLScanner: true, FileKind: "component", grammar: svelte.Language},
 	{Name: "swift", Extensions: []string{".swift"},
 		Interpreters: []string{"swift"},
 		Module:       official + "swift", grammar: swift.Language},
@@ -245,7 +246,7 @@ var registry = []*Language{
 		Module:       official + "typescript", grammar: typescript.LanguageTypescript},
 	{Name: "vue", Extensions: []string{".vue"},
 		note:   "parsed with the HTML grammar, as no Vue grammar module is served: the template is HTML and its `{{ }}` expressions are text",
-		Module: official + "html", HTMLScanner: true, grammar: html.Language},
+		Module: official + "html", HTMLScanner: true, FileKind: "component", grammar: html.Language},
 	{Name: "xml", Extensions: []string{".xml", ".xsd", ".xsl", ".xslt", ".xaml", ".csproj", ".fsproj", ".vbproj", ".props", ".targets"},
 		Aliases: []string{"rss", "xsd", "wsdl", "XSLT"},
 		Module:  grammars + "xml", XMLScanner: true, grammar: xml.LanguageXML},

@@ -61,6 +61,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"path"
 	"slices"
 	"sort"
 	"strconv"
@@ -101,6 +102,7 @@ var Kinds = []struct{ Kind, Meaning string }{
 	{"element", "an HTML element with an id attribute, named by the id; an XML element holding elements, named by its tag"},
 	{"variable", "a module-level variable or constant of any value: JS/TS const/let/var, Python assignment, Go var/const, Rust const/static"},
 	{"test", "a test block, named by its description: JS/TS describe/it/test, Ruby RSpec describe/context/it"},
+	{"component", "a Vue or Svelte single-file component: the whole file, named by its file name without its extension (FileDef)"},
 }
 
 // Def is one definition in a file.
@@ -409,6 +411,30 @@ func (c *compiled) read(pattern uint, caps []capture, src []byte) (found, bool) 
 	d.Line = def.row + 1
 	d.pattern = pattern
 	return d, true
+}
+
+// FileDef returns the definition that a file of language l is as a whole,
+// for a language whose files are one thing a reader names (l.FileKind: a
+// Vue or Svelte single-file component is a component). No query can say
+// so: the name is the file's, its base name less its extension (the
+// component src/Counter.vue is Counter, as Vue and Svelte name it). It
+// spans the file, so that a chunk starting inside a <script> has the
+// component above the script's own definitions. false when l has no such
+// kind or the name has no extension to drop ("<stdin>").
+func FileDef(l *lang.Language, file string, src []byte) (Def, bool) {
+	if l == nil || l.FileKind == "" {
+		return Def{}, false
+	}
+	base := path.Base(file)
+	dot := strings.LastIndexByte(base, '.')
+	if dot < 0 {
+		return Def{}, false
+	}
+	name := cleanName([]byte(base[:dot]))
+	if name == "" {
+		return Def{}, false
+	}
+	return Def{Kind: l.FileKind, Name: name, Start: 0, End: len(src), Line: 1}, true
 }
 
 // Merge returns the definitions of several trees of one file (the file's

@@ -38,7 +38,8 @@ func TestQueriesCompile(t *testing.T) {
 }
 
 // TestQueryKindsInVocabulary reads the query files' text, independently of
-// Compile, for @definition.X captures outside Kinds.
+// Compile, for @definition.X captures outside Kinds, and the rows'
+// FileKind (FileDef's) likewise.
 func TestQueryKindsInVocabulary(t *testing.T) {
 	re := regexp.MustCompile(`@definition\.([A-Za-z_.-]+)`)
 	used := map[string]bool{}
@@ -48,6 +49,12 @@ func TestQueryKindsInVocabulary(t *testing.T) {
 				t.Errorf("%s: @definition.%s is not in Kinds", l.Name, m[1])
 			}
 			used[m[1]] = true
+		}
+		if k := l.FileKind; k != "" {
+			if !IsKind(k) {
+				t.Errorf("%s: FileKind %q is not in Kinds", l.Name, k)
+			}
+			used[k] = true
 		}
 	}
 	for _, k := range Kinds {
@@ -364,5 +371,34 @@ func TestCleanName(t *testing.T) {
 		if got := cleanName([]byte(in)); got != want {
 			t.Errorf("cleanName(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestFileDef: a Vue or Svelte file is a component named by its file name,
+// spanning the file; other languages, and a name with no extension to drop,
+// have none.
+func TestFileDef(t *testing.T) {
+	src := []byte("<script>\nlet x = 1\n</script>\n")
+	for _, c := range []struct {
+		lang, path, want string
+	}{
+		{"vue", "src/components/TodoList.vue", "component TodoList [0,29) line 1"},
+		{"svelte", "routes/+page.svelte", "component +page [0,29) line 1"},
+		{"svelte", "App.test.svelte", "component App.test [0,29) line 1"},
+		{"vue", "<stdin>", ""},
+		{"vue", "dir.d/.vue", ""},
+		{"html", "index.html", ""},
+		{"markdown", "README.md", ""},
+	} {
+		got := ""
+		if d, ok := FileDef(lang.ByName(c.lang), c.path, src); ok {
+			got = fmt.Sprintf("%s %s [%d,%d) line %d", d.Kind, d.Name, d.Start, d.End, d.Line)
+		}
+		if got != c.want {
+			t.Errorf("FileDef(%s, %q) = %q, want %q", c.lang, c.path, got, c.want)
+		}
+	}
+	if _, ok := FileDef(nil, "a.vue", src); ok {
+		t.Error("FileDef(nil) found a definition")
 	}
 }

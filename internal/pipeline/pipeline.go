@@ -409,8 +409,10 @@ func (w *worker) cachedChunk(r *Result, src []byte) ([]chunk.Span, error) {
 			name += fmt.Sprintf("\x00%s %d", c.Kind, c.Start)
 		}
 	}
-	if w.cfg.Enrich.Text {
-		name += "\x00" + r.Job.Path // the header holds the path: it takes room, and is stored
+	if w.cfg.Enrich.Text || w.cfg.Enrich.NeedsDefs() && fileKind(r.Language) {
+		// The header holds the path: it takes room, and is stored; a
+		// component's definition is named by it (outline.FileDef).
+		name += "\x00" + r.Job.Path
 	}
 	key := c.Key(name, src)
 	setup, _ := w.setup(r)
@@ -450,6 +452,13 @@ func (w *worker) valid(s chunk.Setup, e cache.Entry, path string, src []byte) bo
 		return false
 	}
 	return validRegions(e.Regions, len(src)) && w.cfg.Enrich.Check(path, src, e.Spans, e.Extras, s.Budget) == nil
+}
+
+// fileKind reports whether the language's files are a definition named by
+// their path (lang.Language.FileKind).
+func fileKind(language string) bool {
+	l := lang.ByName(language)
+	return l != nil && l.FileKind != ""
 }
 
 // validRegions checks a cache entry's regions: in order, apart, within the
