@@ -100,7 +100,7 @@ var fields = []*Field{
 		},
 		Raw: rawPerFile(func(f *File) string { return f.Path }),
 		Set: func(r *Record, v Value) { r.Path = v.Str }},
-	{Name: "language", Type: String, Dict: true, Help: "the language whose grammar parsed the chunk (`castchunk languages`): the file's, or that of the embedded region the chunk lies in (a Markdown fence's `rust`, an HTML page's `javascript`)",
+	{Name: "language", Type: String, Dict: true, Help: "the language whose grammar parsed the chunk (`castchunk languages`): the file's, or that of the embedded region the chunk lies in (a Markdown fence's `rust`, an HTML page's `javascript`, a notebook's cell); a notebook's chunk over several cells is in the kernel's language when it holds some of a code cell's text, else `markdown`",
 		Append: func(dst []byte, c *Chunk) ([]byte, error) {
 			dst, _, bad := appendString(dst, []byte(c.Language))
 			if bad >= 0 {
