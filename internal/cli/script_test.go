@@ -174,8 +174,8 @@ func buildReal(t *testing.T) string {
 var fieldOrder = record.Default().Names()
 
 // omittable are the fields only some files' records have: host_language
-// (embedded regions) and cell (notebooks).
-var omittable = map[string]bool{"host_language": true, "cell": true}
+// (embedded regions), cell and end_cell (notebooks).
+var omittable = map[string]bool{"host_language": true, "cell": true, "end_cell": true}
 
 // languageOf maps extensions to record languages, independently of the
 // lang package.

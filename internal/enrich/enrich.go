@@ -140,43 +140,66 @@ func (w *Worker) Close() {
 // the file's token starts when tokens are bounded. The input is valid
 // until the next Begin.
 func (w *Worker) Begin(path string, l *lang.Language, src []byte, tree *sitter.Tree, regions []inject.Region, b chunk.Budget) (chunk.Input, error) {
-	w.path, w.src, w.defs, w.index = path, src, nil, nil
+	own, inner, err := w.Defs(l, src, tree, regions)
+	if err != nil {
+		return chunk.Input{}, err
+	}
+	if d, ok := outline.FileDef(l, path, src); ok && w.opt.NeedsDefs() && l != nil && tree != nil {
+		// First, so that it comes before a host definition of the same
+		// range (Merge is stable): a Vue or Svelte file's component.
+		own = outline.Merge([]outline.Def{d}, own)
+	}
+	defs := own
+	if len(inner) > 0 {
+		defs = outline.Merge(own, inner)
+	}
+	in, err := w.BeginWith(path, src, defs, b)
+	in.Tree, in.Embedded = tree, inject.ForChunker(regions)
+	return in, err
+}
+
+// Defs returns the definitions of src that the options need (none when
+// they need none, or when l or tree is nil): its tree's own, and its
+// embedded regions' merged in one list. A notebook's cells are found one
+// by one and joined (package notebook) before BeginWith.
+func (w *Worker) Defs(l *lang.Language, src []byte, tree *sitter.Tree, regions []inject.Region) (own, inner []outline.Def, err error) {
+	if !w.opt.NeedsDefs() || l == nil || tree == nil {
+		return nil, nil, nil
+	}
+	if own, err = w.finder.Find(l, src, tree); err != nil {
+		return nil, nil, err
+	}
+	var lists [][]outline.Def
+	for _, r := range regions {
+		if r.Tree == nil {
+			continue
+		}
+		found, err := w.finder.Find(r.Lang, src, r.Tree)
+		if err != nil {
+			return nil, nil, err
+		}
+		lists = append(lists, found)
+	}
+	if len(lists) > 0 {
+		inner = outline.Merge(lists...)
+	}
+	return own, inner, nil
+}
+
+// BeginWith is Begin for a text whose definitions are already known (defs,
+// sorted as outline.Find returns them): the input it returns has no tree.
+func (w *Worker) BeginWith(path string, src []byte, defs []outline.Def, b chunk.Budget) (chunk.Input, error) {
+	w.path, w.src, w.defs, w.index = path, src, defs, nil
 	if w.opt.Text && !w.opt.Header.valid() {
 		return chunk.Input{}, fmt.Errorf("unknown header format %q", w.opt.Header)
 	}
 	if w.opt.Text && w.opt.Header.needsLines() {
 		w.lines.Reset(src)
 	}
-	if w.opt.NeedsDefs() && l != nil && tree != nil {
-		defs, err := w.finder.Find(l, src, tree)
-		if err != nil {
-			return chunk.Input{}, err
-		}
-		lists := [][]outline.Def{defs}
-		if d, ok := outline.FileDef(l, path, src); ok {
-			// First, so that it comes before a host definition of the
-			// same range (Merge is stable).
-			lists = [][]outline.Def{{d}, defs}
-		}
-		for _, r := range regions {
-			if r.Tree == nil {
-				continue
-			}
-			inner, err := w.finder.Find(r.Lang, src, r.Tree)
-			if err != nil {
-				return chunk.Input{}, err
-			}
-			lists = append(lists, inner)
-		}
-		w.defs = defs
-		if len(lists) > 1 {
-			w.defs = outline.Merge(lists...)
-		}
-	}
 	if w.opt.NeedsDefs() {
 		w.index = outline.NewIndex(w.defs)
 	}
-	in := chunk.Input{Src: src, Tree: tree, Budget: b, Embedded: inject.ForChunker(regions)}
+	in := chunk.Input{Src: src, Budget: b}
 	if w.opt.MaxTokens > 0 {
 		// The starts are the content's tokens: the special tokens a
 		// tokenizer.json adds to every text take their room first.

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/castchunk/castchunk/internal/outline"
 )
 
 // Extension is the file name suffix of notebooks.
@@ -208,4 +210,71 @@ func (nb *Notebook) CellAt(at int) int {
 		}
 	}
 	return -1
+}
+
+// Join returns the notebook's definitions, in its text's offsets and
+// lines, sorted as outline.Find returns them: own[i] are those the tree of
+// cell nb.Cells[i] has, fences[i] those of its embedded regions (a
+// Markdown cell's fences), each in the cell's offsets and lines. A
+// Markdown cell's own sections are headings: each scopes what follows it
+// in the notebook, in its cell and the later ones, up to the next heading
+// of its level or a higher one (or the end), so a heading cell is the
+// scope of the cells under it, nested by level as in a Markdown file
+// (docs/design.md, "Notebooks").
+func (nb *Notebook) Join(own, fences [][]outline.Def) []outline.Def {
+	var all []outline.Def
+	type open struct{ at, level int } // a heading in all
+	var stack []open
+	line := 0 // lines above the cell
+	for i, c := range nb.Cells {
+		for k, defs := range [][]outline.Def{own[i], fences[i]} {
+			for _, d := range defs {
+				d.Start, d.End, d.Line = d.Start+c.Start, d.End+c.Start, d.Line+line
+				level := 0
+				if c.Kind == "markdown" && k == 0 && d.Kind == "section" {
+					// A heading whose level cannot be read ends at the next.
+					level = cmp.Or(HeadingLevel(nb.Text[d.Start:c.End]), 6)
+				}
+				if level > 0 {
+					for len(stack) > 0 && stack[len(stack)-1].level >= level {
+						all[stack[len(stack)-1].at].End = d.Start
+						stack = stack[:len(stack)-1]
+					}
+					d.End = len(nb.Text)
+					stack = append(stack, open{len(all), level})
+				}
+				all = append(all, d)
+			}
+		}
+		line += bytes.Count(nb.Text[c.Start:c.End], []byte{'\n'})
+	}
+	return outline.Merge(all)
+}
+
+// HeadingLevel returns the level of the Markdown heading text starts with:
+// 1 to 6 for an ATX heading (`## Cleaning`), 1 or 2 for a setext one (a
+// paragraph underlined with `=` or `-`), 0 when it starts with neither.
+func HeadingLevel(text []byte) int {
+	first, rest, _ := bytes.Cut(text, []byte{'\n'})
+	if t := bytes.TrimLeft(first, " "); len(first)-len(t) <= 3 && len(t) > 0 && t[0] == '#' {
+		n := len(t) - len(bytes.TrimLeft(t, "#"))
+		if n <= 6 && (n == len(t) || t[n] == ' ' || t[n] == '\t' || t[n] == '\r') {
+			return n
+		}
+		return 0
+	}
+	for len(rest) > 0 {
+		var l []byte
+		l, rest, _ = bytes.Cut(rest, []byte{'\n'})
+		l = bytes.TrimSpace(l)
+		switch {
+		case len(l) == 0:
+			return 0 // a blank line ends the paragraph: no underline
+		case len(bytes.Trim(l, "=")) == 0:
+			return 1
+		case len(bytes.Trim(l, "-")) == 0:
+			return 2
+		}
+	}
+	return 0
 }

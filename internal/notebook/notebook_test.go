@@ -1,8 +1,11 @@
 package notebook
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/castchunk/castchunk/internal/outline"
 )
 
 func TestParse(t *testing.T) {
@@ -131,5 +134,53 @@ func TestNoExactText(t *testing.T) {
 	}
 	if want := `\ud800 😀 \\ud800` + "\n"; string(nb.Text) != want {
 		t.Errorf("text %q, want %q", nb.Text, want)
+	}
+}
+
+func TestHeadingLevel(t *testing.T) {
+	for text, want := range map[string]int{
+		"# Title\n": 1, "### Cleaning": 3, "   ###### Six\n": 6, "####### seven\n": 0, "#hashtag\n": 0,
+		"#\n": 1, "Setext\n===\n": 1, "Two lines\nof title\n---\n": 2, "Para\n\n===\n": 0, "text\n": 0,
+	} {
+		if got := HeadingLevel([]byte(text)); got != want {
+			t.Errorf("HeadingLevel(%q) = %d, want %d", text, got, want)
+		}
+	}
+}
+
+// TestJoin: a Markdown cell's sections span the later cells up to the next
+// heading of their level or a higher one; the other definitions move to
+// the notebook's offsets and lines, and a fence's section is not a heading.
+func TestJoin(t *testing.T) {
+	nb, err := Parse([]byte(`{"nbformat": 4, "metadata": {}, "cells": [
+  {"cell_type": "markdown", "source": "# A\n## B\n"},
+  {"cell_type": "code", "source": "def f():\n    pass\n"},
+  {"cell_type": "markdown", "source": "## C\n"},
+  {"cell_type": "code", "source": "x = 1\n"},
+  {"cell_type": "markdown", "source": "# D\n"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each cell's definitions as its own tree gives them, in its offsets:
+	// the Markdown tree's sections end with their cell.
+	own := [][]outline.Def{
+		{{Kind: "section", Name: "A", Start: 0, End: 9, Line: 1}, {Kind: "section", Name: "B", Start: 4, End: 9, Line: 2}},
+		{{Kind: "function", Name: "f", Start: 0, End: 17, Line: 1}},
+		{{Kind: "section", Name: "C", Start: 0, End: 5, Line: 1}},
+		nil,
+		{{Kind: "section", Name: "D", Start: 0, End: 4, Line: 1}},
+	}
+	fences := [][]outline.Def{nil, nil, {{Kind: "section", Name: "fenced", Start: 1, End: 2, Line: 1}}, nil, nil}
+	got := nb.Join(own, fences)
+	want := []outline.Def{
+		{Kind: "section", Name: "A", Start: 0, End: 38, Line: 1},  // to # D
+		{Kind: "section", Name: "B", Start: 4, End: 27, Line: 2},  // to ## C, over cell 1
+		{Kind: "function", Name: "f", Start: 9, End: 26, Line: 3}, // moved
+		{Kind: "section", Name: "C", Start: 27, End: 38, Line: 5}, // over cell 3
+		{Kind: "section", Name: "fenced", Start: 28, End: 29, Line: 5},
+		{Kind: "section", Name: "D", Start: 38, End: 42, Line: 7}, // to the end
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Join:\n got %+v\nwant %+v", got, want)
 	}
 }

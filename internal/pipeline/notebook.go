@@ -2,11 +2,19 @@ package pipeline
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"sort"
+	"time"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/inject"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/notebook"
+	"github.com/castchunk/castchunk/internal/outline"
+	"github.com/castchunk/castchunk/internal/parse"
 	"github.com/castchunk/castchunk/internal/plan"
 	"github.com/castchunk/castchunk/internal/record"
 )
@@ -27,106 +35,207 @@ func (w *worker) openNotebook(r *Result, src []byte) []byte {
 	}
 	r.notebook, r.Src = nb, nb.Text
 	for _, c := range nb.Cells {
-		r.Cells = append(r.Cells, record.NotebookCell{Start: c.Start, End: c.End, Index: c.Index})
+		l := lang.ForInfoString(nb.Kernel).Name
+		if c.Kind == "markdown" {
+			l = "markdown"
+		}
+		r.Cells = append(r.Cells, record.NotebookCell{Start: c.Start, End: c.End, Index: c.Index, Language: l, Code: c.Kind == "code"})
 	}
 	return nb.Text
 }
 
-// chunkNotebook chunks a notebook's cells, each as a file of its own
-// language (code cells in the kernel's, Markdown cells in Markdown), and
-// puts their spans end to end over the notebook's text; each cell is an
-// embedded region of its language, so every chunk is named by its cell's.
-// Should one cell's parse fail, every cell is chunked with the fallback:
-// the records of a file name one method.
+// chunkNotebook chunks a notebook as one document (docs/design.md,
+// "Notebooks"): its cells each by its own language's tree (code cells in
+// the kernel's, Markdown cells in Markdown), whole cells that fit merged
+// with their neighbours, its definitions joined over the cells so that a
+// heading scopes the cells under it. Should one cell's parse fail, every
+// cell is chunked with the fallback: the records of a file name one
+// method.
 func (w *worker) chunkNotebook(r *Result) ([]chunk.Span, bool, error) {
 	spans, parsed, err := w.chunkCells(r, false)
 	if err == nil && r.Method != w.cfg.Setup.Method {
+		msg := r.Message
 		spans, _, err = w.chunkCells(r, true)
+		r.Message, r.FellBack, r.Parsed = msg, true, true
 	}
 	return spans, parsed, err
 }
 
-// chunkCells chunks every cell, with the fallback method when fallback is
-// set. Cells are parsed only when a tree is used: for the method or for
+// cellTree is one cell as parsed: its language, its tree and fences (none
+// when it was not parsed) and their definitions, in the cell's offsets.
+type cellTree struct {
+	lang        *lang.Language
+	tree        *sitter.Tree
+	regions     []inject.Region
+	own, fences []outline.Def
+}
+
+// chunkCells chunks the notebook, with the fallback method when fallback
+// is set. Cells are parsed only when a tree is used: for the method or for
 // definitions, never for the languages of a Markdown cell's fences, which
-// its chunks do not take (they are named by their cell); a cell that is
-// not parsed has no tree, hence no definitions.
+// its chunks do not take; a cell that is not parsed has no definitions.
+// A cell whose parse gave up under a tree method leaves r.Method the
+// fallback, for chunkNotebook to start again.
 func (w *worker) chunkCells(r *Result, fallback bool) ([]chunk.Span, bool, error) {
 	nb := r.notebook
-	kernel, md := lang.ForInfoString(nb.Kernel), lang.ByName("markdown")
-	parse := !fallback && (w.cfg.Setup.Method.NeedsTree || w.enrich != nil && w.cfg.Enrich.NeedsDefs())
-	var spans []chunk.Span
-	var extras []record.Extra
+	setup, chunker := w.cfg.Setup, w.chunker
+	if fallback {
+		setup, chunker = w.fallback, w.fallbackChunk()
+	}
 	r.Regions, r.Extras, r.Message, r.HasSyntaxErrors, r.FellBack = nil, nil, "", false, false
-	r.Method = w.cfg.Setup.Method
-	parsed, lines := true, 0
+	r.Method = setup.Method
+	parse := !fallback && (setup.Method.NeedsTree || w.enrich != nil && w.cfg.Enrich.NeedsDefs())
+	release, err := w.bigFile(len(nb.Text))
+	if err != nil {
+		return nil, false, err
+	}
+	defer release()
+	cells, parsed, err := w.parseCells(r, setup, parse)
+	defer closeCells(cells, len(nb.Text), w)
+	if err != nil || r.Method != setup.Method {
+		return nil, false, err
+	}
 	for i, c := range nb.Cells {
-		l := kernel
-		if c.Kind == "markdown" {
-			l = md
+		r.Regions = append(r.Regions, record.Region{Start: c.Start, End: c.End, From: c.Start, To: c.End, Language: cells[i].lang.Name})
+	}
+	budget := chunk.Budget{Size: setup.Budget}
+	in := chunk.Input{Src: nb.Text, Budget: budget}
+	if w.enrich != nil {
+		r.Enriched = true
+		budget.Tokens = w.cfg.Enrich.MaxTokens
+		own, fences := make([][]outline.Def, len(cells)), make([][]outline.Def, len(cells))
+		for i, c := range cells {
+			own[i], fences[i] = c.own, c.fences
 		}
-		cell := &Result{Job: r.Job, Lang: l, Language: l.Name}
-		if !parse {
-			cell.Lang = nil
-		}
-		text := nb.Text[c.Start:c.End]
-		got, ok, err := w.chunk(cell, text)
-		if err != nil {
-			return nil, false, fmt.Errorf("cell %d: %w", c.Index, err)
-		}
-		parsed = parsed && ok
-		if cell.Method != r.Method {
-			r.Method = cell.Method
-		}
-		if cell.Message != "" && r.Message == "" {
-			r.Message = fmt.Sprintf("cell %d: %s", c.Index, cell.Message)
-		}
-		r.HasSyntaxErrors = r.HasSyntaxErrors || cell.HasSyntaxErrors
-		r.FellBack = r.FellBack || cell.FellBack
-		r.Parsed, r.Enriched = r.Parsed || cell.Parsed, r.Enriched || cell.Enriched
-		for _, s := range got {
-			spans = append(spans, chunk.Span{Start: s.Start + c.Start, End: s.End + c.Start, Size: s.Size})
-		}
-		if cell.Extras != nil {
-			extras = append(extras, shiftLines(cell.Extras, lines)...)
-		}
-		r.Regions = append(r.Regions, record.Region{Start: c.Start, End: c.End, From: c.Start, To: c.End, Language: l.Name})
-		if i+1 < len(nb.Cells) {
-			lines += bytes.Count(text, []byte{'\n'})
+		if in, err = w.enrich.BeginWith(r.Job.Path, nb.Text, nb.Join(own, fences), budget); err != nil {
+			return nil, false, err
 		}
 	}
+	spans := cellSpans(nb, cells, in, setup.Method.NeedsTree, chunker)
 	if w.enrich != nil {
-		r.Extras = extras
-		if r.Extras == nil {
-			r.Extras = []record.Extra{}
+		if spans, r.Extras, err = w.enrich.Finish(spans, budget, setup.Overlapping()); err != nil {
+			return nil, false, err
+		}
+	}
+	if !setup.Overlapping() {
+		if err := chunk.CheckTiling(spans, len(nb.Text), setup.Budget); err != nil {
+			return nil, false, fmt.Errorf("internal error, %s chunker broke a guarantee on a notebook: %v", setup.Method.Name, err)
 		}
 	}
 	return spans, parsed, nil
 }
 
-// shiftLines moves the definitions' lines of a cell's extras down by the
-// lines of the cells above it: they count in the notebook's text.
-func shiftLines(extras []record.Extra, by int) []record.Extra {
-	if by == 0 {
-		return extras
+// parseCells parses each cell (when parse is set) with its language, its
+// fences with theirs, and finds their definitions when enrich needs them.
+// It reports whether every parse succeeded. A cell whose parse gives up
+// under a tree method stops it, r.Method set to the fallback and
+// r.Message saying why.
+func (w *worker) parseCells(r *Result, setup chunk.Setup, parse bool) ([]cellTree, bool, error) {
+	nb := r.notebook
+	kernel, md := lang.ForInfoString(nb.Kernel), lang.ByName("markdown")
+	cells := make([]cellTree, len(nb.Cells))
+	parsed := true
+	for i, c := range nb.Cells {
+		ct := &cells[i]
+		ct.lang = kernel
+		if c.Kind == "markdown" {
+			ct.lang = md
+		}
+		if !parse {
+			continue
+		}
+		r.Parsed = true
+		text := nb.Text[c.Start:c.End]
+		tree, err := w.parser.Parse(text, ct.lang)
+		if err != nil {
+			parsed = false // without a tree, the cell has no definitions either
+			if setup.Method.NeedsTree {
+				r.Method, r.FellBack = w.fallback.Method, true
+				r.Message = fmt.Sprintf("cell %d: %v; chunked with the %s method", c.Index, parseError(err, w.cfg.ParseTimeout), w.fallback.Method.Name)
+				return cells, false, nil
+			}
+			continue
+		}
+		ct.tree = tree
+		if setup.Method.NeedsTree {
+			r.HasSyntaxErrors = r.HasSyntaxErrors || tree.RootNode().HasError()
+		}
+		if ct.regions, err = w.inject.Regions(w.parser, ct.lang, text, tree); err != nil {
+			return cells, false, err
+		}
+		for _, g := range ct.regions {
+			if g.Err != nil && r.Message == "" {
+				// Said, and not cached: a timeout depends on the machine.
+				parsed, r.FellBack = false, true
+				r.Message = fmt.Sprintf("cell %d: embedded %s at line %d: %v; chunked as %s text", c.Index, g.Lang.Name, 1+bytes.Count(text[:g.Start], []byte{'\n'}), g.Err, ct.lang.Name)
+			}
+		}
+		if w.enrich != nil {
+			if ct.own, ct.fences, err = w.enrich.Defs(ct.lang, text, tree, ct.regions); err != nil {
+				return cells, false, err
+			}
+		}
 	}
-	out := make([]record.Extra, len(extras))
-	for i, x := range extras {
-		out[i] = x
-		out[i].Scope = shiftDefs(x.Scope, by)
-		out[i].Defines = shiftDefs(x.Defines, by)
-	}
-	return out
+	return cells, parsed, nil
 }
 
-func shiftDefs(defs []record.Def, by int) []record.Def {
-	if len(defs) == 0 {
-		return defs
+// parseError says why a parse gave up, for people.
+func parseError(err error, timeout time.Duration) error {
+	if errors.Is(err, parse.ErrTimeout) {
+		return fmt.Errorf("parse timed out after %v", timeout)
 	}
-	out := make([]record.Def, len(defs))
-	for i, d := range defs {
-		out[i] = d
-		out[i].Line += by
+	return err
+}
+
+// closeCells frees the cells' trees.
+func closeCells(cells []cellTree, size int, w *worker) {
+	for _, c := range cells {
+		inject.Close(c.regions)
+		w.closeTree(c.tree, size)
 	}
-	return out
+}
+
+// cellSpans chunks the notebook's text. A method that needs no tree runs
+// over it whole: sliding windows cross cells as they cross lines. A tree
+// method chunks each cell by its tree, and merges a cell that fits whole
+// into the chunk before it when that chunk is whole cells too and the two
+// fit the budget together, as cast merges siblings: greedily, in order; a
+// cell split in several chunks keeps them, and stands between merges.
+func cellSpans(nb *notebook.Notebook, cells []cellTree, in chunk.Input, needsTree bool, chunker chunk.Chunker) []chunk.Span {
+	if !needsTree {
+		return append([]chunk.Span(nil), chunker.Chunk(in)...)
+	}
+	var m chunk.Measure
+	m.Reset(nb.Text, in.Budget, in.TokenStarts)
+	defer m.Release()
+	var spans []chunk.Span
+	var starts []int32
+	open := false // the last span is whole cells, and may take the next
+	for i, c := range nb.Cells {
+		cell := chunk.Input{Src: nb.Text[c.Start:c.End], Tree: cells[i].tree, Budget: in.Budget, Embedded: inject.ForChunker(cells[i].regions)}
+		if in.TokenStarts != nil {
+			starts = cellStarts(starts[:0], in.TokenStarts, c.Start, c.End)
+			cell.TokenStarts = starts
+		}
+		got := chunker.Chunk(cell)
+		if n := len(spans); len(got) == 1 && open && m.Fits(spans[n-1].Start, c.End) {
+			spans[n-1].End, spans[n-1].Size = c.End, spans[n-1].Size+got[0].Size
+			continue
+		}
+		for _, s := range got {
+			spans = append(spans, chunk.Span{Start: s.Start + c.Start, End: s.End + c.Start, Size: s.Size})
+		}
+		open = len(got) == 1
+	}
+	return spans
+}
+
+// cellStarts appends to dst the token starts in [start, end), counted from
+// start: a cell's share of the notebook's tokens.
+func cellStarts(dst, starts []int32, start, end int) []int32 {
+	i := sort.Search(len(starts), func(i int) bool { return int(starts[i]) >= start })
+	for ; i < len(starts) && int(starts[i]) < end; i++ {
+		dst = append(dst, starts[i]-int32(start))
+	}
+	return dst
 }

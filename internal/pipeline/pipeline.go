@@ -404,7 +404,7 @@ func (w *worker) cachedChunk(r *Result, src []byte) ([]chunk.Span, error) {
 	}
 	name := r.Language
 	if r.notebook != nil {
-		name += "\x00" + r.notebook.Kernel // the language of its code cells, and where they are
+		name += "\x00merged\x00" + r.notebook.Kernel // chunked as one document (entries of per-cell chunks are not), the language of its code cells, and where they are
 		for _, c := range r.notebook.Cells {
 			name += fmt.Sprintf("\x00%s %d", c.Kind, c.Start)
 		}
@@ -544,9 +544,7 @@ func (w *worker) chunk(r *Result, src []byte) (spans []chunk.Span, parsed bool, 
 		if err != nil {
 			parsed = false // without a tree, the file has no definitions either
 			if needTree {
-				if errors.Is(err, parse.ErrTimeout) {
-					err = fmt.Errorf("parse timed out after %v", w.cfg.ParseTimeout)
-				}
+				err = parseError(err, w.cfg.ParseTimeout)
 				setup, chunker = w.fallback, w.fallbackChunk()
 				r.FellBack = true
 				r.Message = fmt.Sprintf("%v; chunked with the %s method", err, setup.Method.Name)

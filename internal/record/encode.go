@@ -31,23 +31,70 @@ type File struct {
 	// language in host_language.
 	Regions []Region
 	// Cells, for a notebook (Src is then its text, package notebook), are
-	// its cells in order: a record says the one its chunk starts in.
+	// its cells in order: a record says the ones its chunk starts and
+	// ends in (CellRange).
 	Cells []NotebookCell
 }
 
 // NotebookCell is a notebook cell: bytes [Start, End) of the notebook's
-// text, the cell Index of the notebook's cells array.
+// text, the cell Index of the notebook's cells array, its language (the
+// kernel's for a code cell, markdown) and whether it is a code cell.
 type NotebookCell struct {
 	Start, End, Index int
+	Language          string
+	Code              bool
+}
+
+// CellRange returns the positions in f.Cells of the cells that the chunk
+// src[start:end) starts and ends in (first == last for a chunk inside one
+// cell); -1, -1 when f has no cells. A chunk over several cells holds
+// every cell between them: its languages are theirs.
+func (f *File) CellRange(start, end int) (first, last int) {
+	at := func(b int) int {
+		i := sort.Search(len(f.Cells), func(i int) bool { return f.Cells[i].End > b })
+		return min(i, len(f.Cells)-1)
+	}
+	if len(f.Cells) == 0 {
+		return -1, -1
+	}
+	return at(start), at(max(start, end-1))
 }
 
 // cellAt returns the notebook cell index of the chunk starting at start.
 func (f *File) cellAt(start int) int {
-	i := sort.Search(len(f.Cells), func(i int) bool { return f.Cells[i].End > start })
-	if i == len(f.Cells) {
+	i, _ := f.CellRange(start, start+1)
+	if i < 0 {
 		return -1
 	}
 	return f.Cells[i].Index
+}
+
+// endCellAt returns the notebook cell index of the chunk ending at end.
+func (f *File) endCellAt(start, end int) int {
+	_, i := f.CellRange(start, end)
+	if i < 0 {
+		return -1
+	}
+	return f.Cells[i].Index
+}
+
+// notebookLanguage returns the language of a notebook's chunk over the
+// cells f.Cells[first..last], several: its code cells' (the kernel's) when
+// one of them holds some of its non-whitespace text, else its first
+// cell's (markdown). A chunk of Markdown and code is found by a select on
+// the notebook's language, which is what the code is in.
+func (f *File) notebookLanguage(start, end, first, last int) string {
+	for _, c := range f.Cells[first : last+1] {
+		if !c.Code {
+			continue
+		}
+		for p := max(start, c.Start); p < min(end, c.End); p++ {
+			if !isSpaceByte(f.Src[p]) {
+				return c.Language
+			}
+		}
+	}
+	return f.Cells[first].Language
 }
 
 // Region is an embedded region: bytes [Start, End) of the file are code
@@ -67,6 +114,9 @@ type Region struct {
 func (f *File) LanguageAt(start, end int) string {
 	if len(f.Regions) == 0 {
 		return f.Language
+	}
+	if first, last := f.CellRange(start, end); first != last {
+		return f.notebookLanguage(start, end, first, last)
 	}
 	first, last := start, end
 	for first < end && isSpaceByte(f.Src[first]) {
@@ -516,6 +566,10 @@ func (e *Encoder) AppendRecord(dst []byte, r *Record) ([]byte, error) {
 	if r.HasCell {
 		e.file.Src = []byte(r.Content)
 		e.file.Cells = []NotebookCell{{Start: r.StartByte, End: r.EndByte, Index: r.Cell}}
+		if r.HasEndCell && r.EndCell != r.Cell && r.EndByte > r.StartByte {
+			// Two cells: the chunk's last byte is in the other.
+			e.file.Cells = []NotebookCell{{Start: r.StartByte, End: r.EndByte - 1, Index: r.Cell}, {Start: r.EndByte - 1, End: r.EndByte, Index: r.EndCell}}
+		}
 	}
 	defer e.End()
 	if err := e.planFile(); err != nil {

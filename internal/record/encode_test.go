@@ -213,7 +213,7 @@ func checkJSON(t *testing.T, out, src string) {
 		}{&r.ID, &r.Path, &r.Language, &r.Method, &r.Index, &r.StartLine, &r.EndLine, &r.StartByte, &r.EndByte, &r.Size, &r.Content}); err != nil {
 			t.Fatal(err)
 		}
-		if len(m) != len(Default().Names())-2 { // no host_language nor cell: these files have no embedded regions and are no notebooks
+		if len(m) != len(Default().Names())-3 { // no host_language, cell nor end_cell: these files have no embedded regions and are no notebooks
 			t.Errorf("line %d has %d fields", i+1, len(m))
 		}
 		if r.Content != src[r.StartByte:r.EndByte] {
@@ -554,5 +554,37 @@ func BenchmarkAppendFile(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		buf, _ = e.AppendFile(buf[:0], f, spans)
+	}
+}
+
+// TestNotebookCells: a notebook's chunk over several cells says the cells
+// it starts and ends in, and is in its code cells' language when it holds
+// some of their text, else in its first cell's; AppendRecord writes a
+// decoded record back byte for byte.
+func TestNotebookCells(t *testing.T) {
+	src := []byte("# T\n\nx = 1\n## U\n  \n")
+	f := File{Path: "nb.ipynb", Language: "jupyter-notebook", Method: "cast", Src: src,
+		Regions: []Region{{0, 5, 0, 5, "markdown"}, {5, 11, 5, 11, "python"}, {11, 16, 11, 16, "markdown"}, {16, 19, 16, 19, "python"}},
+		Cells: []NotebookCell{{0, 5, 0, "markdown", false}, {5, 11, 2, "python", true}, {11, 16, 3, "markdown", false},
+			{16, 19, 4, "python", true}}}
+	out, err := AppendFile(nil, f, []chunk.Span{{Start: 0, End: 11, Size: 5}, {Start: 11, End: 19, Size: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	for i, want := range []string{`"language":"python","host_language":"jupyter-notebook","cell":0,"end_cell":2,`,
+		`"language":"markdown","host_language":"jupyter-notebook","cell":3,"end_cell":4,`} { // cell 4 is blank
+		if !strings.Contains(lines[i], want) {
+			t.Errorf("record %d: %s\nwant %s", i, lines[i], want)
+		}
+		var r Record
+		if err := NewDecoder(strings.NewReader(lines[i] + "\n")).Decode(&r); err != nil {
+			t.Fatal(err)
+		}
+		var e Encoder
+		back, err := e.AppendRecord(nil, &r)
+		if err != nil || string(back) != lines[i]+"\n" {
+			t.Errorf("record %d written back: %s, %v", i, back, err)
+		}
 	}
 }

@@ -190,8 +190,10 @@ func jsonlRows(t testing.TB, out []byte) []string {
 			if _, ok := m["host_language"]; !ok {
 				m["host_language"] = "" // Parquet's columns are fixed: "" stands for absent
 			}
-			if _, ok := m["cell"]; !ok {
-				m["cell"] = json.Number("-1") // and -1
+			for _, k := range []string{"cell", "end_cell"} {
+				if _, ok := m[k]; !ok {
+					m[k] = json.Number("-1") // and -1
+				}
 			}
 			rows = append(rows, canon(t, m))
 		}
@@ -375,8 +377,10 @@ func hyparquet(t *testing.T, data []byte) (head map[string]any, rows []string) {
 			if _, ok := m["host_language"]; !ok {
 				m["host_language"] = "" // Parquet's columns are fixed: "" stands for absent
 			}
-			if _, ok := m["cell"]; !ok {
-				m["cell"] = json.Number("-1") // and -1
+			for _, k := range []string{"cell", "end_cell"} {
+				if _, ok := m[k]; !ok {
+					m[k] = json.Number("-1") // and -1
+				}
 			}
 			rows = append(rows, canon(t, m))
 		}

@@ -71,16 +71,20 @@ type Record struct {
 	HostLanguage string
 	// Cell is the notebook cell of the chunk, when HasCell (a notebook's
 	// records).
-	Cell      int
-	HasCell   bool
-	Method    string
-	Index     int
-	StartLine int
-	EndLine   int
-	StartByte int
-	EndByte   int
-	Size      int
-	Content   string
+	Cell    int
+	HasCell bool
+	// EndCell is the notebook cell of the chunk's last byte, when
+	// HasEndCell (a notebook's records since chunks span cells).
+	EndCell    int
+	HasEndCell bool
+	Method     string
+	Index      int
+	StartLine  int
+	EndLine    int
+	StartByte  int
+	EndByte    int
+	Size       int
+	Content    string
 	// The optional fields: empty (0) when the record has none of them.
 	Scope   string // scope's JSON text, as written
 	Defines string // defines' JSON text

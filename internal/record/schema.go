@@ -100,7 +100,7 @@ var fields = []*Field{
 		},
 		Raw: rawPerFile(func(f *File) string { return f.Path }),
 		Set: func(r *Record, v Value) { r.Path = v.Str }},
-	{Name: "language", Type: String, Dict: true, Help: "the language whose grammar parsed the chunk (`castchunk languages`): the file's, or that of the embedded region the chunk lies in (a Markdown fence's `rust`, an HTML page's `javascript`)",
+	{Name: "language", Type: String, Dict: true, Help: "the language whose grammar parsed the chunk (`castchunk languages`): the file's, or that of the embedded region the chunk lies in (a Markdown fence's `rust`, an HTML page's `javascript`, a notebook's cell); a notebook's chunk over several cells is in the kernel's language when it holds some of a code cell's text, else `markdown`",
 		Append: func(dst []byte, c *Chunk) ([]byte, error) {
 			dst, _, bad := appendString(dst, []byte(c.Language))
 			if bad >= 0 {
@@ -120,7 +120,7 @@ var fields = []*Field{
 			return f.Language
 		}),
 		Set: func(r *Record, v Value) { r.HostLanguage = v.Str }},
-	{Name: "cell", Type: Int, Help: "in the records of a Jupyter notebook only: the index, in the notebook's `cells`, of the cell the chunk lies in (the byte and line numbers count in the notebook's text: its code and Markdown cells' sources, in order; Parquet: -1 elsewhere)",
+	{Name: "cell", Type: Int, Help: "in the records of a Jupyter notebook only: the index, in the notebook's `cells`, of the cell the chunk starts in (the byte and line numbers count in the notebook's text: its code and Markdown cells' sources, in order; Parquet: -1 elsewhere)",
 		Omit:   func(f *File) bool { return len(f.Cells) == 0 },
 		Append: intField(func(c *Chunk) int { return c.File.cellAt(c.StartByte) }),
 		Raw: rawInt(func(c *Chunk) int {
@@ -130,6 +130,16 @@ var fields = []*Field{
 			return c.File.cellAt(c.StartByte)
 		}),
 		Set: func(r *Record, v Value) { r.Cell, r.HasCell = v.Int, true }},
+	{Name: "end_cell", Type: Int, Help: "in the records of a Jupyter notebook only: the index of the cell the chunk ends in, `cell` when it lies in one; small cells are merged, so a chunk holds the cells from `cell` to `end_cell` (raw cells between them are not in the text): `select(.cell <= 7 and 7 <= .end_cell)` finds cell 7 (Parquet: -1 elsewhere)",
+		Omit:   func(f *File) bool { return len(f.Cells) == 0 },
+		Append: intField(func(c *Chunk) int { return c.File.endCellAt(c.StartByte, c.EndByte) }),
+		Raw: rawInt(func(c *Chunk) int {
+			if len(c.File.Cells) == 0 {
+				return -1
+			}
+			return c.File.endCellAt(c.StartByte, c.EndByte)
+		}),
+		Set: func(r *Record, v Value) { r.EndCell, r.HasEndCell = v.Int, true }},
 	{Name: "method", Type: String, PerFile: true, Help: "the method that made the chunk: `cast` or `sliding` (also for a file cast could not parse)",
 		Append: perFileString(func(f *File) string { return f.Method }),
 		Raw:    rawPerFile(func(f *File) string { return f.Method }),
@@ -198,7 +208,7 @@ var fields = []*Field{
 }
 
 // PerFileAbsent reports whether the field named name is one that only some
-// files' records have (host_language, cell: Field.Omit), so that records of
+// files' records have (host_language, cell, end_cell: Field.Omit), so that records of
 // one run may differ by it.
 func PerFileAbsent(name string) bool {
 	for _, f := range fields {

@@ -347,28 +347,33 @@ func (v *Verifier) checkLanguage(f *file, r *record.Record) {
 	}
 }
 
-// checkCell checks a notebook's record names the cell its chunk starts in,
-// and that a chunk does not run from one cell into the next; a record of
-// another file has no cell.
+// checkCell checks a notebook's record names the cells its chunk starts
+// and ends in (a chunk of merged cells spans several; a record without
+// end_cell, as castchunk wrote them before chunks spanned cells, must lie
+// in its cell); a record of another file has neither.
 func (v *Verifier) checkCell(f *file, r *record.Record) {
 	if f.notebook == nil {
-		if r.HasCell {
+		if r.HasCell || r.HasEndCell {
 			v.problem(r, "cell is set, but the file is no notebook (.ipynb)")
 		}
 		return
 	}
-	i := f.notebook.CellAt(r.StartByte)
+	index := func(i int) int {
+		if i < 0 {
+			return -1
+		}
+		return f.notebook.Cells[i].Index
+	}
+	first, last := index(f.notebook.CellAt(r.StartByte)), index(f.notebook.CellAt(max(r.StartByte, r.EndByte-1)))
 	switch {
 	case !r.HasCell:
 		v.problem(r, "no cell: a notebook's records say which cell they are in")
-	case i < 0 || f.notebook.Cells[i].Index != r.Cell:
-		want := -1
-		if i >= 0 {
-			want = f.notebook.Cells[i].Index
-		}
-		v.problem(r, fmt.Sprintf("cell is %d, byte %d of the notebook's text is in cell %d", r.Cell, r.StartByte, want))
-	case r.EndByte > f.notebook.Cells[i].End:
-		v.problem(r, fmt.Sprintf("the chunk runs from cell %d into the next", r.Cell))
+	case first != r.Cell:
+		v.problem(r, fmt.Sprintf("cell is %d, byte %d of the notebook's text is in cell %d", r.Cell, r.StartByte, first))
+	case !r.HasEndCell && last != first:
+		v.problem(r, fmt.Sprintf("the chunk runs from cell %d into cell %d, and has no end_cell", r.Cell, last))
+	case r.HasEndCell && r.EndCell != last:
+		v.problem(r, fmt.Sprintf("end_cell is %d, the chunk's last byte (%d) is in cell %d", r.EndCell, r.EndByte-1, last))
 	}
 }
 
