@@ -200,7 +200,10 @@ func closeCells(cells []cellTree, size int, w *worker) {
 // method chunks each cell by its tree, and merges a cell that fits whole
 // into the chunk before it when that chunk is whole cells too and the two
 // fit the budget together, as cast merges siblings: greedily, in order; a
-// cell split in several chunks keeps them, and stands between merges.
+// cell split in several chunks keeps them, and stands between merges. A
+// Markdown cell that starts with a heading joins the chunk before it only
+// when the cell after it joins too: a chunk never ends on the heading of
+// a section the next chunk holds.
 func cellSpans(nb *notebook.Notebook, cells []cellTree, in chunk.Input, needsTree bool, chunker chunk.Chunker) []chunk.Span {
 	if !needsTree {
 		return append([]chunk.Span(nil), chunker.Chunk(in)...)
@@ -208,26 +211,38 @@ func cellSpans(nb *notebook.Notebook, cells []cellTree, in chunk.Input, needsTre
 	var m chunk.Measure
 	m.Reset(nb.Text, in.Budget, in.TokenStarts)
 	defer m.Release()
-	var spans []chunk.Span
+	got := make([][]chunk.Span, len(nb.Cells)) // each cell's chunks, in the notebook's text
 	var starts []int32
-	open := false // the last span is whole cells, and may take the next
 	for i, c := range nb.Cells {
 		cell := chunk.Input{Src: nb.Text[c.Start:c.End], Tree: cells[i].tree, Budget: in.Budget, Embedded: inject.ForChunker(cells[i].regions)}
 		if in.TokenStarts != nil {
 			starts = cellStarts(starts[:0], in.TokenStarts, c.Start, c.End)
 			cell.TokenStarts = starts
 		}
-		got := chunker.Chunk(cell)
-		if n := len(spans); len(got) == 1 && open && m.Fits(spans[n-1].Start, c.End) {
-			spans[n-1].End, spans[n-1].Size = c.End, spans[n-1].Size+got[0].Size
+		for _, s := range chunker.Chunk(cell) {
+			got[i] = append(got[i], chunk.Span{Start: s.Start + c.Start, End: s.End + c.Start, Size: s.Size})
+		}
+	}
+	var spans []chunk.Span
+	open := false // the last span is whole cells, and may take the next
+	for i, c := range nb.Cells {
+		n := len(spans)
+		joins := func(j int) bool { return len(got[j]) == 1 && m.Fits(spans[n-1].Start, nb.Cells[j].End) }
+		if open && joins(i) && (!startsSection(nb, i) || i+1 < len(nb.Cells) && joins(i+1)) {
+			spans[n-1].End, spans[n-1].Size = c.End, spans[n-1].Size+got[i][0].Size
 			continue
 		}
-		for _, s := range got {
-			spans = append(spans, chunk.Span{Start: s.Start + c.Start, End: s.End + c.Start, Size: s.Size})
-		}
-		open = len(got) == 1
+		spans = append(spans, got[i]...)
+		open = len(got[i]) == 1
 	}
 	return spans
+}
+
+// startsSection reports whether cell i is Markdown that starts with a
+// heading.
+func startsSection(nb *notebook.Notebook, i int) bool {
+	c := nb.Cells[i]
+	return c.Kind == "markdown" && notebook.HeadingLevel(nb.Text[c.Start:c.End]) > 0
 }
 
 // cellStarts appends to dst the token starts in [start, end), counted from
