@@ -65,6 +65,9 @@ type Record struct {
 	ID       string
 	Path     string
 	Language string
+	// Languages are the languages the chunk holds text of, Language
+	// first; nil when the record has no languages (an older castchunk's).
+	Languages []string
 	// HostLanguage is the file's language when the file has embedded
 	// regions (Language is then the chunk's, maybe a region's); "" when
 	// the record has no host_language.
