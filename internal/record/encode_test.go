@@ -40,7 +40,7 @@ func span(src string, a, b int) chunk.Span {
 
 // line builds an expected record line; content is given already escaped.
 func line(path string, index, sl, el, sb, eb, size int, raw, escaped string, k int) string {
-	return fmt.Sprintf(`{"id":"%s","path":"%s","language":"python","languages":["python"],"method":"cast","index":%d,"start_line":%d,"end_line":%d,"start_byte":%d,"end_byte":%d,"size":%d,"content":"%s"}`+"\n",
+	return fmt.Sprintf(`{"id":"%s","path":"%s","language":"python","method":"cast","index":%d,"start_line":%d,"end_line":%d,"start_byte":%d,"end_byte":%d,"size":%d,"languages":["python"],"content":"%s"}`+"\n",
 		refID(path, raw, k), path, index, sl, el, sb, eb, size, escaped)
 }
 

@@ -36,7 +36,7 @@ func FuzzDecoder(f *testing.F) {
 	}
 	f.Add(good)
 	f.Add([]byte("{}\n"))
-	f.Add([]byte(`{"id":"00000000000000000000000000000000","path":"p","language":"x","languages":["x"],"method":"cast","index":0,"start_line":1,"end_line":1,"start_byte":0,"end_byte":1,"size":1,"content":"x"}`))
+	f.Add([]byte(`{"id":"00000000000000000000000000000000","path":"p","language":"x","method":"cast","index":0,"start_line":1,"end_line":1,"start_byte":0,"end_byte":1,"size":1,"languages":["x"],"content":"x"}`))
 	line := string(good[:bytes.IndexByte(good, '\n')])
 	for _, variant := range []string{
 		strings.Replace(line, `{"id"`, `{"\u0069d"`, 1),

@@ -114,22 +114,6 @@ var fields = []*Field{
 		},
 		Raw: rawString(func(c *Chunk) []byte { return []byte(c.Language) }),
 		Set: func(r *Record, v Value) { r.Language = v.Str }},
-	{Name: "languages", Type: Strings, Dict: true, Help: "every language the chunk holds text of: `language` first, then in the order they first come in the chunk the file's own (when a non-whitespace byte lies outside every embedded region) and each region's whose code holds a non-whitespace byte of the chunk; in every record (a plain file's: `[\"python\"]`; a Markdown section with a small Rust fence: `[\"markdown\",\"rust\"]`)",
-		Append: func(dst []byte, c *Chunk) ([]byte, error) {
-			dst = append(dst, '[')
-			for i, l := range c.Languages {
-				if i > 0 {
-					dst = append(dst, ',')
-				}
-				var bad int
-				if dst, _, bad = appendString(dst, []byte(l)); bad >= 0 {
-					return dst, fmt.Errorf("%s: %q is not valid UTF-8", c.File.Path, l)
-				}
-			}
-			return append(dst, ']'), nil
-		},
-		Raw: func(v *Cell, c *Chunk) error { v.Strs = c.Languages; return nil },
-		Set: func(r *Record, v Value) { r.Languages = v.Strs }},
 	{Name: "host_language", Type: String, PerFile: true, Help: "the file's own language, in every record of a file that has embedded regions (code in another language: Markdown fences, HTML `<script>` and `<style>`); absent from the records of other files (Parquet: empty)",
 		Omit:   func(f *File) bool { return len(f.Regions) == 0 },
 		Append: perFileString(func(f *File) string { return f.Language }),
@@ -178,6 +162,22 @@ var fields = []*Field{
 		Append: intField(func(c *Chunk) int { return c.Size }),
 		Raw:    rawInt(func(c *Chunk) int { return c.Size }),
 		Set:    func(r *Record, v Value) { r.Size = v.Int }},
+	{Name: "languages", Type: Strings, Dict: true, Help: "every language the chunk holds text of: `language` first, then in the order they first come in the chunk the file's own (when a non-whitespace byte lies outside every embedded region) and each region's whose code holds a non-whitespace byte of the chunk; in every record (a plain file's: `[\"python\"]`; a Markdown section with a small Rust fence: `[\"markdown\",\"rust\"]`)",
+		Append: func(dst []byte, c *Chunk) ([]byte, error) {
+			dst = append(dst, '[')
+			for i, l := range c.Languages {
+				if i > 0 {
+					dst = append(dst, ',')
+				}
+				var bad int
+				if dst, _, bad = appendString(dst, []byte(l)); bad >= 0 {
+					return dst, fmt.Errorf("%s: %q is not valid UTF-8", c.File.Path, l)
+				}
+			}
+			return append(dst, ']'), nil
+		},
+		Raw: func(v *Cell, c *Chunk) error { v.Strs = c.Languages; return nil },
+		Set: func(r *Record, v Value) { r.Languages = v.Strs }},
 	{Name: "content", Type: String, Help: "the file's exact bytes `[start_byte, end_byte)`",
 		Append: appendContent,
 		Raw:    rawString(func(c *Chunk) []byte { return c.Content }),
