@@ -4,7 +4,7 @@
 // field) and, the default, JSON Lines: one JSON object per line, the fields
 // in table order, no whitespace:
 //
-//	{"id":"…","path":"…","language":"…","method":"…","index":0,"start_line":1,"end_line":3,"start_byte":0,"end_byte":42,"size":30,"content":"…"}
+//	{"id":"…","path":"…","language":"…","method":"…","index":0,"start_line":1,"end_line":3,"start_byte":0,"end_byte":42,"size":30,"languages":["…"],"content":"…"}
 //
 // The Encoder writes it (the hot path: no reflection, no per-record
 // allocation; the fields that are the same for a whole file are escaped
