@@ -34,17 +34,18 @@ one of them from stdin) chunk by chunk and print one JSON object per change:
   {"op":"add",...}     a chunk of NEW that OLD lacks: its whole record,
                        with "op" first
   {"op":"add","reason":"language",...}
-                       a chunk both have (the same id) whose language or
-                       host_language changed: its whole record again, so
-                       that an index keyed by id replaces the old label
-                       (its text, hence its embedding, is the same)
+                       a chunk both have (the same id) whose language,
+                       host_language or languages changed: its whole
+                       record again, so that an index keyed by id
+                       replaces the old labels (its text, hence its
+                       embedding, is the same)
   {"op":"delete","id":"…","path":"…"}
                        a chunk of OLD that NEW lacks
 
 Nothing is printed for unchanged chunks. A chunk is unchanged when its id,
-language and host_language are: the id sums up the path and the content,
-so a chunk whose text moved down the file keeps it, and an edited one gets
-a new one. Changes come file by file in path order, deletions first.
+language, host_language and languages are: the id sums up the path and the
+content, so a chunk whose text moved down the file keeps it, and an edited
+one gets a new one. Changes come file by file in path order, deletions first.
 Memory is bounded by the largest file's records, not by the outputs.
 
 The mass-delete guard: diff refuses to print any change (nothing on stdout,

@@ -192,6 +192,7 @@ type rec struct {
 	index, startLine, endLine  int
 	startByte, endByte, size   int
 	content                    string
+	languages                  []string
 }
 
 // parseRecord decodes one line strictly: an object with exactly the
@@ -232,6 +233,15 @@ func parseRecord(line []byte) (*rec, error) {
 		if omittable[want] {
 			if _, err := dec.Token(); err != nil {
 				return nil, err
+			}
+			continue
+		}
+		if want == "languages" {
+			if err := dec.Decode(&r.languages); err != nil {
+				return nil, fmt.Errorf("languages: %v", err)
+			}
+			if len(r.languages) == 0 || r.languages[0] != r.language {
+				return nil, fmt.Errorf("languages %q does not start with language %q", r.languages, r.language)
 			}
 			continue
 		}

@@ -474,7 +474,7 @@ func maxNameLen(schema *Schema) int {
 }
 
 // want names what a field of each type holds, for messages.
-var want = [...]string{String: "a string", Int: "an integer", Defs: "an array"}
+var want = [...]string{String: "a string", Int: "an integer", Defs: "an array", Strings: "an array of strings"}
 
 // value reads the value of a known field into rec.
 func (d *Decoder) value(f *Field, rec *Record) error {
@@ -506,6 +506,12 @@ func (d *Decoder) value(f *Field, rec *Record) error {
 			return err
 		}
 		f.Set(rec, Value{Str: string(sc.s[start:sc.i])})
+	case f.Type == Strings && c == '[':
+		strs, err := d.strings(f)
+		if err != nil {
+			return err
+		}
+		f.Set(rec, Value{Strs: strs})
 	default:
 		kind, err := sc.kind()
 		if err != nil {
@@ -514,6 +520,47 @@ func (d *Decoder) value(f *Field, rec *Record) error {
 		return fmt.Errorf("field %q: want %s, got %s", f.Name, want[f.Type], kind)
 	}
 	return nil
+}
+
+// strings reads an array of strings, its '[' at the scanner: never nil,
+// so that a record's empty list differs from none.
+func (d *Decoder) strings(f *Field) ([]string, error) {
+	sc := &d.sc
+	sc.i++
+	out := []string{}
+	for {
+		if !sc.more() {
+			return nil, errEOF
+		}
+		switch c := sc.s[sc.i]; {
+		case c == ']' && len(out) == 0:
+			sc.i++
+			return out, nil
+		case c != '"':
+			kind, err := sc.kind()
+			if err != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("field %q: want %s, got an array holding %s", f.Name, want[f.Type], kind)
+		}
+		start, end, n, escaped, err := sc.str()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sc.unquote(start, end, n, escaped))
+		if !sc.more() {
+			return nil, errEOF
+		}
+		switch sc.s[sc.i] {
+		case ']':
+			sc.i++
+			return out, nil
+		case ',':
+			sc.i++
+		default:
+			return nil, sc.syntax("after array element")
+		}
+	}
 }
 
 // missing names the fields a record must have and this line lacks.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -25,8 +26,8 @@ func TestDecodeGood(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Record{ID: ID("src/a.py", []byte("x = 1\n"), 0), Path: "src/a.py", Language: "python", Method: "cast",
-		Index: 0, StartLine: 1, EndLine: 1, StartByte: 0, EndByte: 6, Size: 3, Content: "x = 1\n"}
-	if r != want {
+		Index: 0, StartLine: 1, EndLine: 1, StartByte: 0, EndByte: 6, Size: 3, Content: "x = 1\n", Languages: []string{"python"}}
+	if !reflect.DeepEqual(r, want) {
 		t.Errorf("got %+v\nwant %+v", r, want)
 	}
 	if err := d.Decode(&r); err != io.EOF {
@@ -126,9 +127,9 @@ func TestDecodeRejects(t *testing.T) {
 func TestDecodeLenient(t *testing.T) {
 	g := goodLine(t)
 	want := Record{ID: ID("src/a.py", []byte("x = 1\n"), 0), Path: "src/a.py", Language: "python", Method: "cast",
-		Index: 0, StartLine: 1, EndLine: 1, StartByte: 0, EndByte: 6, Size: 3, Content: "x = 1\n"}
+		Index: 0, StartLine: 1, EndLine: 1, StartByte: 0, EndByte: 6, Size: 3, Content: "x = 1\n", Languages: []string{"python"}}
 	reordered := `{"content":"x = 1\n","size":3,"end_byte":6,"start_byte":0,"end_line":1,"start_line":1,"index":0,` +
-		`"method":"cast","language":"python","path":"src/a.py","id":"` + want.ID + `"}`
+		`"method":"cast","languages":[ "python" ],"language":"python","path":"src/a.py","id":"` + want.ID + `"}`
 	accepted := []struct{ name, line string }{
 		{"enriched", strings.TrimSuffix(g, "}") + `,"tokens":1}`},
 		{"enriched first", `{"tokens":1,` + g[1:]},
@@ -140,7 +141,7 @@ func TestDecodeLenient(t *testing.T) {
 		var r Record
 		if err := NewDecoder(strings.NewReader(tc.line + "\n")).Decode(&r); err != nil {
 			t.Errorf("%s: %v", tc.name, err)
-		} else if r != want {
+		} else if !reflect.DeepEqual(r, want) {
 			t.Errorf("%s: got %+v", tc.name, r)
 		}
 		d := NewDecoder(strings.NewReader(tc.line + "\n"))

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -150,6 +151,58 @@ func (f *File) LanguageAt(start, end int) string {
 	return f.Language
 }
 
+// LanguagesAt returns, appended to dst[:0], the languages the chunk
+// src[start:end) holds text of: language (LanguageAt's) first, then, in
+// the order their first non-whitespace byte comes in the chunk, the
+// file's own when a non-whitespace byte lies outside every region's
+// construct, and each region's whose code [Start, End) holds one. The
+// marks of a construct outside its code (a fence's ``` lines) count for
+// neither. It reads each byte of the chunk at most once and only the
+// regions the chunk meets, so files of thousands of fences stay linear.
+func (f *File) LanguagesAt(dst []string, start, end int, language string) []string {
+	dst = append(dst[:0], language)
+	if len(f.Regions) == 0 {
+		return dst
+	}
+	add := func(l string) {
+		if !slices.Contains(dst, l) {
+			dst = append(dst, l)
+		}
+	}
+	i := sort.Search(len(f.Regions), func(i int) bool { return f.Regions[i].To > start })
+	host := false
+	for p := start; p < end; i++ {
+		next := end // where the host's text before region i ends
+		if i < len(f.Regions) {
+			next = min(max(f.Regions[i].From, p), end)
+		}
+		if !host && hasText(f.Src[p:next]) {
+			host = true
+			add(f.Language)
+		}
+		if next == end {
+			break
+		}
+		g := f.Regions[i]
+		if a, b := max(g.Start, start), min(g.End, end); a < b && hasText(f.Src[a:b]) {
+			add(g.Language)
+		}
+		p = g.To
+	}
+	return dst
+}
+
+// hasText reports whether b holds a byte that is not white space, as
+// isSpaceByte counts it.
+func hasText(b []byte) bool {
+	for _, c := range b {
+		if !isSpaceByte(c) {
+			return true
+		}
+	}
+	return false
+}
+
 // isSpaceByte reports whether c is ASCII white space, which is all that
 // LanguageAt trims from a chunk's ends (other white space is rare enough
 // around embedded code to count as text).
@@ -203,11 +256,12 @@ type Encoder struct {
 	// idHeader: the schema has the text field, so ids cover the text
 	// (header and content), what is embedded (see the package doc).
 	idHeader bool
-	id       []byte // the current chunk's id in hex
-	plan     []step // how to write one record of the current file
-	lits     []byte // the literal text the plan's steps point into
-	file     File   // the current file
-	chunk    Chunk  // the current chunk: kept here, so passing it to fields costs no allocation
+	id       []byte   // the current chunk's id in hex
+	plan     []step   // how to write one record of the current file
+	lits     []byte   // the literal text the plan's steps point into
+	file     File     // the current file
+	chunk    Chunk    // the current chunk: kept here, so passing it to fields costs no allocation
+	langs    []string // the current chunk's languages, kept for the next
 	spans    []chunk.Span
 	next     int // index of the next span to write
 	curPos   int // line cursor: byte curPos is on line curLine
@@ -434,6 +488,8 @@ func (e *Encoder) nextChunk() *Chunk {
 	c.EndLine = e.curLine + bytes.Count(src[s.Start:s.End-1], newline)
 	c.Content = src[s.Start:s.End]
 	c.Language = e.file.LanguageAt(s.Start, s.End)
+	e.langs = e.file.LanguagesAt(e.langs, s.Start, s.End, c.Language)
+	c.Languages = e.langs
 	if e.file.Extras != nil {
 		c.Extra = &e.file.Extras[e.next]
 	}
@@ -578,7 +634,10 @@ func (e *Encoder) AppendRecord(dst []byte, r *Record) ([]byte, error) {
 	e.chunk = Chunk{
 		File: &e.file, Index: r.Index, StartLine: r.StartLine, EndLine: r.EndLine,
 		StartByte: r.StartByte, EndByte: r.EndByte, Size: r.Size,
-		Content: []byte(r.Content), ID: []byte(r.ID), Language: r.Language,
+		Content: []byte(r.Content), ID: []byte(r.ID), Language: r.Language, Languages: r.Languages,
+	}
+	if r.Languages == nil { // a record of an older castchunk: what it says of itself
+		e.chunk.Languages = []string{r.Language}
 	}
 	orig := len(dst)
 	dst, err := e.appendChunk(dst, &e.chunk)

@@ -40,7 +40,7 @@ func span(src string, a, b int) chunk.Span {
 
 // line builds an expected record line; content is given already escaped.
 func line(path string, index, sl, el, sb, eb, size int, raw, escaped string, k int) string {
-	return fmt.Sprintf(`{"id":"%s","path":"%s","language":"python","method":"cast","index":%d,"start_line":%d,"end_line":%d,"start_byte":%d,"end_byte":%d,"size":%d,"content":"%s"}`+"\n",
+	return fmt.Sprintf(`{"id":"%s","path":"%s","language":"python","method":"cast","index":%d,"start_line":%d,"end_line":%d,"start_byte":%d,"end_byte":%d,"size":%d,"languages":["python"],"content":"%s"}`+"\n",
 		refID(path, raw, k), path, index, sl, el, sb, eb, size, escaped)
 }
 
@@ -586,5 +586,47 @@ func TestNotebookCells(t *testing.T) {
 		if err != nil || string(back) != lines[i]+"\n" {
 			t.Errorf("record %d written back: %s, %v", i, back, err)
 		}
+	}
+}
+
+// TestLanguagesAt: a chunk names language first, then the host's when it
+// holds prose outside every construct, then each region whose code it
+// holds, in the order they come; a fence's marks alone are no region's.
+func TestLanguagesAt(t *testing.T) {
+	f := File{Language: "markdown", Src: []byte(fenceMD), Regions: fenceRegions}
+	at := func(sub string) (int, int) {
+		i := strings.Index(fenceMD, sub)
+		if i < 0 {
+			t.Fatalf("%q not in the file", sub)
+		}
+		return i, i + len(sub)
+	}
+	cases := []struct {
+		sub  string
+		want string
+	}{
+		{fenceMD, "markdown rust python"},
+		{"prose\n", "markdown"},
+		{"```rust\nfn a() {}\n```\n", "rust"},
+		{"fn a() {}\n```\nmore\n```py\nx = 1\n", "markdown rust python"},
+		{"```\nmore\n```py\nx = 1\n", "markdown python"},
+		{"```\nmore\n", "markdown"},
+		{"```\n", "markdown"}, // a fence's closing marks alone
+		{"x = 1\n```\nend\n", "markdown python"},
+	}
+	for _, c := range cases {
+		start, end := at(c.sub)
+		l := f.LanguageAt(start, end)
+		got := strings.Join(f.LanguagesAt(nil, start, end, l), " ")
+		if got != c.want {
+			t.Errorf("%q: languages %q, want %q", c.sub, got, c.want)
+		}
+		if !strings.HasPrefix(got, l) {
+			t.Errorf("%q: languages %q do not start with language %q", c.sub, got, l)
+		}
+	}
+	plain := File{Language: "python", Src: []byte("x = 1\n")}
+	if got := plain.LanguagesAt(nil, 0, 6, "python"); len(got) != 1 || got[0] != "python" {
+		t.Errorf("a plain file: %q", got)
 	}
 }

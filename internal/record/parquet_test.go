@@ -46,6 +46,15 @@ var defNames = []string{"App", "Größe", "日本語", `say"hi\`, "tab\tname", "
 // into whole-line chunks: tiling runs of a few lines (method cast), or for
 // every fifth file overlapping windows (method sliding); each chunk with
 // made-up extras (scope, defines, tokens, a header).
+// fenceMD is Markdown with a Rust and a Python fence, whose chunks name
+// one, two or three languages (fenceRegions are its regions).
+const fenceMD = "# T\n\nprose\n```rust\nfn a() {}\n```\nmore\n```py\nx = 1\n```\nend\n"
+
+var fenceRegions = []Region{
+	{Start: 19, End: 28, From: 11, To: 33, Language: "rust"},
+	{Start: 44, End: 49, From: 38, To: 54, Language: "python"},
+}
+
 func pqCorpus(t testing.TB) []pqFile {
 	t.Helper()
 	var paths []string
@@ -78,6 +87,7 @@ func pqCorpus(t testing.TB) []pqFile {
 	srcs = append(srcs,
 		named{"made/controls.txt", "text", "a\x00\x01\x1f\"\\/\u2028\u2029\U0001F600<>&\x7f\n\n\n"},
 		named{"made/bom crlf é.cs", "csharp", "\xEF\xBB\xBFclass A {\r\n\tint x = 1; // é\r\n}\r\n"},
+		named{"made/fence.md", "markdown", fenceMD},
 		named{"made/big.txt", "text", strings.Repeat("a long line of text with some words in it\n", 8000) + "no newline"})
 	var out []pqFile
 	for i, s := range srcs {
@@ -90,6 +100,9 @@ func pqCorpus(t testing.TB) []pqFile {
 			starts[k+1] = starts[k] + len(l)
 		}
 		f := File{Path: s.path, Language: s.lang, Method: "cast", Src: []byte(s.src)}
+		if s.path == "made/fence.md" {
+			f.Regions = fenceRegions
+		}
 		var spans []chunk.Span
 		switch {
 		case s.path == "made/big.txt":
@@ -414,6 +427,11 @@ func wantElements(s *Schema) []any {
 				map[string]any{"name": "list", "repetition_type": "REPEATED", "num_children": 1},
 				map[string]any{"name": "element", "repetition_type": "REQUIRED", "num_children": 3},
 				named("kind", str), named("name", str), named("line", i64))
+		case Strings:
+			els = append(els,
+				map[string]any{"name": f.Name, "repetition_type": "REQUIRED", "converted_type": "LIST", "logical_type": map[string]any{"type": "LIST"}, "num_children": 1},
+				map[string]any{"name": "list", "repetition_type": "REPEATED", "num_children": 1},
+				named("element", str))
 		}
 	}
 	return els

@@ -4,7 +4,7 @@
 // field) and, the default, JSON Lines: one JSON object per line, the fields
 // in table order, no whitespace:
 //
-//	{"id":"…","path":"…","language":"…","method":"…","index":0,"start_line":1,"end_line":3,"start_byte":0,"end_byte":42,"size":30,"content":"…"}
+//	{"id":"…","path":"…","language":"…","method":"…","index":0,"start_line":1,"end_line":3,"start_byte":0,"end_byte":42,"size":30,"languages":["…"],"content":"…"}
 //
 // The Encoder writes it (the hot path: no reflection, no per-record
 // allocation; the fields that are the same for a whole file are escaped
@@ -65,6 +65,9 @@ type Record struct {
 	ID       string
 	Path     string
 	Language string
+	// Languages are the languages the chunk holds text of, Language
+	// first; nil when the record has no languages (an older castchunk's).
+	Languages []string
 	// HostLanguage is the file's language when the file has embedded
 	// regions (Language is then the chunk's, maybe a region's); "" when
 	// the record has no host_language.

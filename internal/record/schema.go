@@ -11,13 +11,14 @@ type Type int
 
 // Field types.
 const (
-	String Type = iota
-	Int         // a non-negative integer
-	Defs        // an array of definitions: {"kind":"class","name":"App","line":3}
+	String  Type = iota
+	Int          // a non-negative integer
+	Defs         // an array of definitions: {"kind":"class","name":"App","line":3}
+	Strings      // an array of strings: ["markdown","rust"]
 )
 
 func (t Type) String() string {
-	return [...]string{"string", "int", "array"}[t]
+	return [...]string{"string", "int", "array", "array"}[t]
 }
 
 // Field is one field of a record: the table of fields below is the one
@@ -55,17 +56,19 @@ type Field struct {
 }
 
 // Value is a decoded field value: Str for a String field (the raw JSON
-// text for Defs), Int for an Int.
+// text for Defs), Int for an Int, Strs for Strings.
 type Value struct {
-	Str string
-	Int int
+	Str  string
+	Int  int
+	Strs []string
 }
 
 // Cell is one field's value as Field.Raw gives it.
 type Cell struct {
-	Str  []byte // a String field appends its bytes (valid UTF-8, not escaped)
-	Int  int    // an Int field's value
-	Defs []Def  // a Defs field's list (nil or empty: none)
+	Str  []byte   // a String field appends its bytes (valid UTF-8, not escaped)
+	Int  int      // an Int field's value
+	Defs []Def    // a Defs field's list (nil or empty: none)
+	Strs []string // a Strings field's list
 }
 
 // Chunk is what the encoder knows of one chunk while it writes its record:
@@ -79,9 +82,10 @@ type Chunk struct {
 	EndByte   int
 	Size      int
 	Content   []byte
-	ID        []byte // the id in hex
-	Extra     *Extra // what the run adds; nil when nothing
-	Language  string // File.LanguageAt the chunk
+	ID        []byte   // the id in hex
+	Extra     *Extra   // what the run adds; nil when nothing
+	Language  string   // File.LanguageAt the chunk
+	Languages []string // File.LanguagesAt the chunk: Language first
 }
 
 // fields is the record format, in the order records carry them.
@@ -168,6 +172,22 @@ var fields = []*Field{
 		Append: intField(func(c *Chunk) int { return c.Size }),
 		Raw:    rawInt(func(c *Chunk) int { return c.Size }),
 		Set:    func(r *Record, v Value) { r.Size = v.Int }},
+	{Name: "languages", Type: Strings, Dict: true, Help: "every language the chunk holds text of: `language` first, then in the order they first come in the chunk the file's own (when a non-whitespace byte lies outside every embedded region) and each region's whose code holds a non-whitespace byte of the chunk; in every record (a plain file's: `[\"python\"]`; a Markdown section with a small Rust fence: `[\"markdown\",\"rust\"]`)",
+		Append: func(dst []byte, c *Chunk) ([]byte, error) {
+			dst = append(dst, '[')
+			for i, l := range c.Languages {
+				if i > 0 {
+					dst = append(dst, ',')
+				}
+				var bad int
+				if dst, _, bad = appendString(dst, []byte(l)); bad >= 0 {
+					return dst, fmt.Errorf("%s: %q is not valid UTF-8", c.File.Path, l)
+				}
+			}
+			return append(dst, ']'), nil
+		},
+		Raw: func(v *Cell, c *Chunk) error { v.Strs = c.Languages; return nil },
+		Set: func(r *Record, v Value) { r.Languages = v.Strs }},
 	{Name: "content", Type: String, Help: "the file's exact bytes `[start_byte, end_byte)`",
 		Append: appendContent,
 		Raw:    rawString(func(c *Chunk) []byte { return c.Content }),

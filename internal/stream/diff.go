@@ -29,17 +29,18 @@ type Change struct {
 }
 
 // Relabelled is the Reason of a chunk whose id both outputs have, and
-// whose language or host_language changed (a newer castchunk found an
-// embedded region): its embedded text is the same, but an index keyed by
-// id would keep the old label, so Diff adds it again.
+// whose language, host_language or languages changed (a newer castchunk
+// found an embedded region, or wrote languages where an older one did
+// not): its embedded text is the same, but an index keyed by id would
+// keep the old labels, so Diff adds it again.
 const Relabelled = "language"
 
 // Diff compares two outputs, old and new, chunk by chunk: a chunk is the
 // same when its id is (the id sums up the path and the content) and so
-// are its language and host_language. It calls emit for each chunk of new
-// that old lacks, or whose id old has with another language or
-// host_language (Change.Reason Relabelled), and each chunk of old that new
-// lacks, file by file in path order; in a file, deletions first (in old's
+// are its language, host_language and languages. It calls emit for each
+// chunk of new that old lacks, or whose id old has with another language,
+// host_language or languages (Change.Reason Relabelled), and each chunk
+// of old that new lacks, file by file in path order; in a file, deletions first (in old's
 // order), then additions (in new's). It stops at the first error, of
 // either input or of emit.
 func Diff(old, new *Reader, emit func(Change) error) (DiffStats, error) {

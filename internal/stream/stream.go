@@ -32,7 +32,7 @@ type File struct {
 type meta struct {
 	fields string // the record's keys, sorted and NUL-separated
 	method string // its method ("" when it has none)
-	label  string // its language and host_language, NUL-separated
+	label  string // its language, host_language and languages, NUL-separated
 }
 
 // Reader reads an output one file at a time and checks that files come in
@@ -179,10 +179,13 @@ func (r *Reader) fieldSet(keys []string) string {
 	return r.internSet()
 }
 
-// label returns the record's language and host_language, NUL-separated,
-// held once per reader.
+// label returns the record's language, host_language and languages,
+// NUL-separated, held once per reader.
 func (r *Reader) label(rec *record.Record) string {
 	r.set = append(append(append(r.set[:0], rec.Language...), 0), rec.HostLanguage...)
+	for _, l := range rec.Languages {
+		r.set = append(append(r.set, 0), l...)
+	}
 	return r.internSet()
 }
 

@@ -91,6 +91,37 @@ func TestDiffRelabelled(t *testing.T) {
 	}
 }
 
+// TestDiffRelabelledLanguages: a chunk whose languages alone changed (a
+// fence found in its prose, or an older castchunk's record without the
+// field) is added again as relabelled; one whose languages are the same is
+// unchanged.
+func TestDiffRelabelledLanguages(t *testing.T) {
+	rec := func(id, languages string) string {
+		r := fmt.Sprintf(`{"id":"%032s","path":"a.md","language":"markdown","host_language":"markdown"`, id)
+		if languages != "" {
+			r += `,"languages":` + languages
+		}
+		return r + "}"
+	}
+	old := strings.Join([]string{rec("1", `["markdown"]`), rec("2", ""), rec("3", `["markdown","rust"]`)}, "\n") + "\n"
+	new := strings.Join([]string{rec("1", `["markdown","rust"]`), rec("2", `["markdown"]`), rec("3", `["markdown","rust"]`)}, "\n") + "\n"
+	var got []string
+	st, err := Diff(reader(old, "old"), reader(new, "new"), func(c Change) error {
+		got = append(got, fmt.Sprintf("add %q %s", c.Reason, c.Record))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`add "language" ` + rec("1", `["markdown","rust"]`), `add "language" ` + rec("2", `["markdown"]`)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("changes (-want +got):\n%s", diff)
+	}
+	if wantSt := (DiffStats{Relabelled: 2, Unchanged: 1, FilesChanged: 1}); st != wantSt {
+		t.Errorf("stats %+v, want %+v", st, wantSt)
+	}
+}
+
 func TestReaderOrder(t *testing.T) {
 	for _, c := range []struct {
 		in, want string

@@ -45,8 +45,8 @@ func FuzzVerify(f *testing.F) {
 	clean := fuzzStream(f, root)
 	f.Add(clean, uint16(0), uint32(0), byte('x'))
 	f.Add(clean, uint16(3), uint32(5), byte('\n'))
-	f.Add([]byte(`{"id":"00000000000000000000000000000000","path":"../../etc/shadow","language":"python","method":"cast","index":0,"start_line":1,"end_line":1,"start_byte":0,"end_byte":1,"size":1,"content":"x"}`+"\n"), uint16(1), uint32(1), byte(0))
-	f.Add([]byte(`{"id":"00000000000000000000000000000000","path":"/dev/zero","language":"cobol","method":"sliding","index":0,"start_line":1,"end_line":1,"start_byte":0,"end_byte":1,"size":1,"content":"x"}`+"\n"), uint16(1), uint32(1), byte(0xc3))
+	f.Add([]byte(`{"id":"00000000000000000000000000000000","path":"../../etc/shadow","language":"python","method":"cast","index":0,"start_line":1,"end_line":1,"start_byte":0,"end_byte":1,"size":1,"languages":["python"],"content":"x"}`+"\n"), uint16(1), uint32(1), byte(0))
+	f.Add([]byte(`{"id":"00000000000000000000000000000000","path":"/dev/zero","language":"cobol","method":"sliding","index":0,"start_line":1,"end_line":1,"start_byte":0,"end_byte":1,"size":1,"languages":["cobol"],"content":"x"}`+"\n"), uint16(1), uint32(1), byte(0xc3))
 	f.Fuzz(func(t *testing.T, data []byte, pick uint16, at uint32, to byte) {
 		// Arbitrary lines: no panic, bounded memory.
 		var before, after runtime.MemStats

@@ -107,6 +107,11 @@ type file struct {
 	line       int // line number at lineAt
 	lineAt     int
 	repeats    map[[sha256.Size]byte]int // content hash -> chunks so far with it
+	// The file's embedded regions as chunk found them (checkLanguages),
+	// found once, at its first record that needs them.
+	regions     []record.Region
+	regionsDone bool
+	regionsOK   bool
 }
 
 // Add checks one record.
@@ -143,6 +148,7 @@ func (v *Verifier) Add(r *record.Record) {
 		v.problem(r, fmt.Sprintf("content differs from the file's bytes [%d,%d)", r.StartByte, r.EndByte))
 	}
 	v.checkCell(f, r)
+	v.checkLanguages(f, r)
 	if want := f.lineOf(r.StartByte); r.StartLine != want {
 		v.problem(r, fmt.Sprintf("start_line is %d, byte %d is on line %d", r.StartLine, r.StartByte, want))
 	}

@@ -714,7 +714,7 @@ func TestVerifyLanguage(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			recs := recordsOf(t, c.path, c.language, "cast", text, "y = 2")
 			if c.relabel != "" {
-				recs[1].Language = c.relabel
+				recs[1].Language, recs[1].Languages = c.relabel, []string{c.relabel}
 			}
 			_, lines := checkWith(&Verifier{Root: root, Lang: c.lang}, recs)
 			if c.want == "" && len(lines) != 0 || c.want != "" && (len(lines) != 1 || lines[0] != c.want) {
@@ -774,5 +774,46 @@ func TestVerifyTextLanguage(t *testing.T) {
 	recs := recordsOf(t, "Dockerfile", "dockerfile", "sliding", text, "RUN true")
 	if _, lines := checkWith(&Verifier{Root: root}, recs); len(lines) != 0 {
 		t.Errorf("text records: %q", lines)
+	}
+}
+
+// TestVerifyLanguages: languages is checked as chunk computes it, with the
+// file's regions found again: a section of prose around a small Rust fence
+// holds markdown and rust; a plain file's records name their language only.
+func TestVerifyLanguages(t *testing.T) {
+	root := t.TempDir()
+	md := "# Title\n\nSome prose.\n\n```rust\nfn main() {}\n```\n\nMore prose.\n"
+	py := "x = 1\n"
+	for name, text := range map[string]string{"a.md": md, "a.py": py} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	whole := func(path, language, host, text string, languages ...string) record.Record {
+		r := recordsOf(t, path, language, "cast", text)[0]
+		r.HostLanguage, r.Languages = host, languages
+		return r
+	}
+	cases := []struct {
+		name string
+		rec  record.Record
+		want string
+	}{
+		{"markdown and rust", whole("a.md", "markdown", "markdown", md, "markdown", "rust"), ""},
+		{"the fence's language left out", whole("a.md", "markdown", "markdown", md, "markdown"),
+			`a.md: chunk 0: languages is ["markdown"], the file gives ["markdown","rust"] (language first, then the host's and the regions' the chunk holds text of, in order)`},
+		{"out of order", whole("a.md", "markdown", "markdown", md, "rust", "markdown"),
+			`a.md: chunk 0: languages is ["rust","markdown"], the file gives ["markdown","rust"] (language first, then the host's and the regions' the chunk holds text of, in order)`},
+		{"plain", whole("a.py", "python", "", py, "python"), ""},
+		{"plain with another", whole("a.py", "python", "", py, "python", "rust"),
+			`a.py: chunk 0: languages is ["python","rust"], the file gives ["python"] (language first, then the host's and the regions' the chunk holds text of, in order)`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, lines := checkWith(&Verifier{Root: root}, []record.Record{c.rec})
+			if c.want == "" && len(lines) != 0 || c.want != "" && (len(lines) != 1 || lines[0] != c.want) {
+				t.Errorf("got %q, want %q", lines, c.want)
+			}
+		})
 	}
 }
