@@ -202,8 +202,9 @@ func closeCells(cells []cellTree, size int, w *worker) {
 // fit the budget together, as cast merges siblings: greedily, in order; a
 // cell split in several chunks keeps them, and stands between merges. A
 // Markdown cell that starts with a heading joins the chunk before it only
-// when the cell after it joins too: a chunk never ends on the heading of
-// a section the next chunk holds.
+// when the first cell after the headings there joins too (or when that
+// chunk is headings alone): a chunk never ends on the heading of a section
+// the next chunk holds.
 func cellSpans(nb *notebook.Notebook, cells []cellTree, in chunk.Input, needsTree bool, chunker chunk.Chunker) []chunk.Span {
 	if !needsTree {
 		return append([]chunk.Span(nil), chunker.Chunk(in)...)
@@ -224,25 +225,48 @@ func cellSpans(nb *notebook.Notebook, cells []cellTree, in chunk.Input, needsTre
 		}
 	}
 	var spans []chunk.Span
-	open := false // the last span is whole cells, and may take the next
+	open := false     // the last span is whole cells, and may take the next
+	headings := false // and they are all headings
 	for i, c := range nb.Cells {
 		n := len(spans)
 		joins := func(j int) bool { return len(got[j]) == 1 && m.Fits(spans[n-1].Start, nb.Cells[j].End) }
-		if open && joins(i) && (!startsSection(nb, i) || i+1 < len(nb.Cells) && joins(i+1)) {
+		section := startsSection(nb, i)
+		if open && joins(i) && (!section || headings || bodyJoins(nb, i, joins)) {
 			spans[n-1].End, spans[n-1].Size = c.End, spans[n-1].Size+got[i][0].Size
+			headings = headings && section
 			continue
 		}
 		spans = append(spans, got[i]...)
 		open = len(got[i]) == 1
+		headings = open && section
 	}
 	return spans
 }
 
-// startsSection reports whether cell i is Markdown that starts with a
-// heading.
+// bodyJoins reports whether the first cell after the headings that start
+// at cell i joins the chunk too: headings one after the other (`# H1`,
+// then `## H2`) join only with what they head.
+func bodyJoins(nb *notebook.Notebook, i int, joins func(int) bool) bool {
+	j := i + 1
+	for j < len(nb.Cells) && startsSection(nb, j) && joins(j) {
+		j++
+	}
+	return j < len(nb.Cells) && !startsSection(nb, j) && joins(j)
+}
+
+// startsSection reports whether cell i is Markdown whose first line that
+// is not blank is a heading.
 func startsSection(nb *notebook.Notebook, i int) bool {
 	c := nb.Cells[i]
-	return c.Kind == "markdown" && notebook.HeadingLevel(nb.Text[c.Start:c.End]) > 0
+	text := nb.Text[c.Start:c.End]
+	for len(text) > 0 {
+		line, rest, _ := bytes.Cut(text, []byte{'\n'})
+		if len(bytes.TrimSpace(line)) > 0 {
+			break
+		}
+		text = rest
+	}
+	return c.Kind == "markdown" && notebook.HeadingLevel(text) > 0
 }
 
 // cellStarts appends to dst the token starts in [start, end), counted from
