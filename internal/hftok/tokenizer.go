@@ -30,35 +30,59 @@ const maxFileSize = 1 << 30
 // Load reads a tokenizer.json, or the one in a folder, and refuses it
 // before any work if any part of it is not implemented exactly.
 func Load(path string) (*Tokenizer, error) {
-	return loadPath(path, newModel)
+	file, data, err := ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return fromData(path, file, data, newModel)
+}
+
+// FromData builds the Tokenizer of a tokenizer.json's bytes, read by
+// ReadFile; name is the path it was read from, for messages. A worker
+// process gets the bytes its parent read, so that every process of a run
+// counts with the same file even if it changes meanwhile.
+func FromData(name string, data []byte) (*Tokenizer, error) {
+	return fromData(name, name, data, newModel)
+}
+
+// ReadFile reads the tokenizer.json at path, or in the folder path, as
+// Load does: the file it read, and its bytes.
+func ReadFile(path string) (file string, data []byte, err error) {
+	file = path
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		file = filepath.Join(path, "tokenizer.json")
+		if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
+			return "", nil, fmt.Errorf("the folder %s holds no tokenizer.json", path)
+		}
+	}
+	if st, err := os.Stat(file); err != nil {
+		return "", nil, err
+	} else if !st.Mode().IsRegular() {
+		return "", nil, fmt.Errorf("%s is not a regular file", file)
+	} else if st.Size() > maxFileSize {
+		return "", nil, fmt.Errorf("%s is %d bytes, more than any tokenizer.json (%d)", file, st.Size(), int64(maxFileSize))
+	}
+	data, err = os.ReadFile(file)
+	return file, data, err
 }
 
 // loadPath is Load with the model constructor given (tests pass a fake).
 func loadPath(path string, mk func(json.RawMessage) (model, error)) (*Tokenizer, error) {
-	file := path
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		file = filepath.Join(path, "tokenizer.json")
-		if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("the folder %s holds no tokenizer.json", path)
-		}
-	}
-	if st, err := os.Stat(file); err != nil {
-		return nil, err
-	} else if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", file)
-	} else if st.Size() > maxFileSize {
-		return nil, fmt.Errorf("%s is %d bytes, more than any tokenizer.json (%d)", file, st.Size(), int64(maxFileSize))
-	}
-	data, err := os.ReadFile(file)
+	file, data, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	return fromData(path, file, data, mk)
+}
+
+// fromData parses data, read from file, as the tokenizer named name.
+func fromData(name, file string, data []byte, mk func(json.RawMessage) (model, error)) (*Tokenizer, error) {
 	t, err := parse(data, mk)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	sum := sha256.Sum256(data)
-	t.name, t.sum = path, hex.EncodeToString(sum[:])
+	t.name, t.sum = name, hex.EncodeToString(sum[:])
 	return t, nil
 }
 

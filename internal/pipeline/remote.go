@@ -38,6 +38,7 @@ type workerSetup struct {
 	Context      bool
 	Encoding     string // "": no token counts; a name or a tokenizer.json's path (the worker's folder is the parent's)
 	EncodingKey  string // the Encoding's Key, which the worker's must equal
+	EncodingFile []byte // a tokenizer.json's bytes, as the parent read them
 	NoSpecials   bool   // --no-special-tokens
 	MaxTokens    int
 	Text         bool
@@ -49,7 +50,7 @@ func newWorkerSetup(cfg Config) workerSetup {
 		ParseTimeout: cfg.ParseTimeout, Context: cfg.Enrich.Context, MaxTokens: cfg.Enrich.MaxTokens,
 		Text: cfg.Enrich.Text, Header: string(cfg.Enrich.Header)}
 	if e := cfg.Enrich.Encoding; e != nil {
-		s.Encoding, s.EncodingKey, s.NoSpecials = e.Name(), e.Key(), e.Specials() == 0
+		s.Encoding, s.EncodingKey, s.NoSpecials, s.EncodingFile = e.Name(), e.Key(), e.Specials() == 0, e.FileData()
 	}
 	return s
 }
@@ -62,7 +63,11 @@ func (s workerSetup) config() (Config, error) {
 	cfg := Config{Setup: chunk.Setup{Method: m, Budget: s.Budget, Values: s.Values}, ParseTimeout: s.ParseTimeout,
 		Enrich: enrich.Options{Context: s.Context, MaxTokens: s.MaxTokens, Text: s.Text, Header: enrich.HeaderFormat(s.Header)}}
 	if s.Encoding != "" {
-		e, err := tokens.Load(s.Encoding)
+		load := func() (*tokens.Encoding, error) { return tokens.Load(s.Encoding) }
+		if s.EncodingFile != nil { // a tokenizer.json: the bytes the parent read
+			load = func() (*tokens.Encoding, error) { return tokens.FromFileData(s.Encoding, s.EncodingFile) }
+		}
+		e, err := load()
 		if err != nil {
 			return Config{}, err
 		}
@@ -116,6 +121,7 @@ func Serve(c *supervise.Conn) error {
 	if err != nil {
 		return err
 	}
+	s.EncodingFile = nil // parsed: not held for the worker's life
 	c.Settled()
 	w := newWorker(cfg, nil)
 	w.ctx = context.Background()

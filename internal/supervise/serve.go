@@ -25,9 +25,9 @@ type Conn struct {
 	enc    *gob.Encoder
 	dec    *gob.Decoder
 	out    *bufio.Writer
-	memory int64 // the ceiling set last
-	start  int64 // resident bytes when the worker began
-	held   int64 // resident bytes the service's set-up holds for good (Settled)
+	memory int64  // the ceiling set last
+	start  memory // when the worker began
+	held   memory // what the service's set-up holds for good (Settled)
 }
 
 // Service is what a worker does: it reads its set-up with Conn.Init, then
@@ -41,7 +41,7 @@ type Service func(*Conn) error
 func Serve(services map[string]Service) int {
 	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 	out := bufio.NewWriterSize(os.Stdout, 64<<10)
-	c := &Conn{enc: gob.NewEncoder(out), dec: gob.NewDecoder(bufio.NewReaderSize(os.Stdin, 64<<10)), out: out, start: resident()}
+	c := &Conn{enc: gob.NewEncoder(out), dec: gob.NewDecoder(bufio.NewReaderSize(os.Stdin, 64<<10)), out: out, start: used()}
 	err := c.enc.Encode(hello)
 	if err == nil {
 		err = out.Flush()
@@ -80,22 +80,32 @@ func (c *Conn) Init(v any) error {
 // a worker holding a large vocabulary would retire after every file and
 // load it again.
 func (c *Conn) Settled() {
-	debug.FreeOSMemory() // what loading took and let go is not held
-	c.held = max(0, resident()-c.start)
+	var use syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &use)
+	peak := use.Maxrss << 10 // the load's peak, which Reply's peak then starts from
+	debug.FreeOSMemory()     // what loading took and let go is not held
+	now := used()
+	c.held = memory{resident: max(0, now.resident-c.start.resident, peak-c.start.resident-retireAt/2), data: max(0, now.data-c.start.data)}
 }
 
-// resident is the process's resident memory in bytes, from
-// /proc/self/statm; 0 when it cannot be read.
-func resident() int64 {
-	data, err := os.ReadFile("/proc/self/statm")
+// memory is what the process holds: its resident bytes, and its data
+// segment's (what RLIMIT_DATA bounds: the Go heap's arenas stay mapped
+// after the collector gives their pages back).
+type memory struct{ resident, data int64 }
+
+// used reads the process's memory from /proc/self/statm; zero when it
+// cannot be read.
+func used() memory {
+	b, err := os.ReadFile("/proc/self/statm")
 	if err != nil {
-		return 0
+		return memory{}
 	}
-	var size, rss int64
-	if _, err := fmt.Sscan(string(data), &size, &rss); err != nil {
-		return 0
+	var size, rss, shared, text, lib, data int64
+	if _, err := fmt.Sscan(string(b), &size, &rss, &shared, &text, &lib, &data); err != nil {
+		return memory{}
 	}
-	return rss * int64(os.Getpagesize())
+	page := int64(os.Getpagesize())
+	return memory{resident: rss * page, data: data * page}
 }
 
 // Next reads the next request into req and sets the call's memory
@@ -118,7 +128,7 @@ func (c *Conn) Next(req any) error {
 	if r.Memory <= 0 {
 		return setMemory(r.Memory)
 	}
-	return setMemory(r.Memory + c.held)
+	return setMemory(r.Memory + c.held.data)
 }
 
 // Reply sends the answer to the last request. When the worker holds more
@@ -128,7 +138,7 @@ func (c *Conn) Reply(resp any) error {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &use)
 	// Its peak resident memory is a bound of what it holds mapped, read
 	// without opening /proc at every answer.
-	retire := use.Maxrss<<10 > retireAt+c.held
+	retire := use.Maxrss<<10 > retireAt+c.held.resident
 	cpu := time.Duration(use.Utime.Nano() + use.Stime.Nano())
 	if err := c.enc.Encode(reply{Retire: retire, CPU: cpu}); err != nil {
 		return err

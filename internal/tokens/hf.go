@@ -26,12 +26,32 @@ func isTokenizerFile(name string) bool {
 // loadFile loads a Hugging Face tokenizer.json (or the folder holding
 // one), which package hftok counts exactly or refuses.
 func loadFile(name string) (*Encoding, error) {
-	t, err := hftok.Load(name)
+	_, data, err := hftok.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	e, err := FromFileData(name, data)
+	if err != nil {
+		return nil, err
+	}
+	e.data = data
+	return e, nil
+}
+
+// FromFileData is the Encoding of a tokenizer.json's bytes, as a worker
+// process builds it from what its parent read (FileData), so that every
+// process of a run counts with the same file.
+func FromFileData(name string, data []byte) (*Encoding, error) {
+	t, err := hftok.FromData(name, data)
 	if err != nil {
 		return nil, err
 	}
 	return &Encoding{name: name, hf: t}, nil
 }
+
+// FileData is the bytes of the tokenizer.json e was loaded from (nil for
+// the named encodings, and for an Encoding built by FromFileData).
+func (e *Encoding) FileData() []byte { return e.data }
 
 // WithoutSpecials returns e counting without the special tokens a
 // tokenizer.json's post-processor adds ([CLS] and [SEP], a <bos>), for an

@@ -43,6 +43,7 @@ type Encoding struct {
 	ranks func() *table                // token bytes → rank (= token id), built on first use
 
 	hf         *hftok.Tokenizer // a Hugging Face tokenizer.json (hf.go); nil for the named encodings
+	data       []byte           // hf: the file's bytes, for the worker processes
 	noSpecials bool             // hf: leave out the special tokens its post-processor adds
 }
 
