@@ -64,6 +64,10 @@ type chunkingFlags struct {
 	maxTokens   int
 }
 
+// minContentTokens is the least room --max-tokens must leave for content
+// after a tokenizer.json's special tokens: one character can take four.
+const minContentTokens = 4
+
 // tokenizerFlags are --tokenizer and --no-special-tokens, for every
 // command that counts tokens (chunk, eval, verify).
 type tokenizerFlags struct {
@@ -99,6 +103,9 @@ func (t *tokenizerFlags) load() (*tokens.Encoding, error) {
 		return nil, usageError("--tokenizer: %v", err)
 	}
 	if t.noSpecials {
+		if e.Specials() == 0 {
+			return nil, usageError("--no-special-tokens: --tokenizer %s adds no special tokens", t.name)
+		}
 		e = e.WithoutSpecials()
 	}
 	return e, nil
@@ -154,6 +161,8 @@ func (c *chunkingFlags) tokenBudget(opt *enrich.Options) error {
 		return usageError("--max-tokens needs --tokenizer (%s, or a tokenizer.json): tokens are counted with it", strings.Join(tokens.Names(), ", "))
 	case c.maxTokens > 0 && c.maxTokens < minMaxTokens:
 		return usageError("--max-tokens must be at least %d (one character can take 4 tokens), got %d", minMaxTokens, c.maxTokens)
+	case c.maxTokens > 0 && c.maxTokens-opt.Encoding.Specials() < minContentTokens:
+		return usageError("--max-tokens %d leaves too little room: --tokenizer %s adds %d special tokens to every text, and content needs at least %d", c.maxTokens, c.tokenizer.name, opt.Encoding.Specials(), minContentTokens)
 	}
 	return nil
 }

@@ -232,10 +232,16 @@ func parseVocabObject(raw []byte) (*strTable, error) {
 // jsonScanner reads the large vocabulary and merges arrays straight into
 // arenas, where encoding/json would make a Go value per token.
 type jsonScanner struct {
-	b   []byte
-	i   int
-	tmp []byte // skip's buffer
+	b     []byte
+	i     int
+	tmp   []byte // skip's buffer
+	depth int    // skip's nesting, bounded by maxDepth
 }
+
+// maxDepth bounds the nesting skip follows: a real tokenizer.json nests a
+// handful of levels, and a hostile one 10 million deep overflowed the
+// stack (encoding/json stops at 10,000 too).
+const maxDepth = 10000
 
 func (s *jsonScanner) ws() {
 	for s.i < len(s.b) {
@@ -319,6 +325,10 @@ func isNumberByte(c byte) bool {
 // skip passes over one JSON value, checking its strings and brackets;
 // the value's own reader checks the rest.
 func (s *jsonScanner) skip() error {
+	if s.depth++; s.depth > maxDepth {
+		return s.errorf("nested more than %d deep", maxDepth)
+	}
+	defer func() { s.depth-- }()
 	switch c := s.peek(); {
 	case c == '"':
 		var err error

@@ -138,6 +138,9 @@ func readTop(data []byte) (file, error) {
 	if err != nil {
 		return f, fmt.Errorf("not a tokenizer.json: %v", err)
 	}
+	if _, ok := raw["model"]; !ok {
+		return f, fmt.Errorf("not a tokenizer.json: it has no \"model\" (tokenizer_config.json and vocab files sit beside the tokenizer.json a model's repository ships)")
+	}
 	for k, v := range raw {
 		dst, known := fields[k]
 		switch {
