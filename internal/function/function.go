@@ -1,0 +1,324 @@
+// Package function implements function chunking as Wu et al. 2026 define
+// it (§2.1.1): each top-level function or method definition, with its
+// decorators, the comments directly above it and its signature, is one
+// chunk, its whole body included; one over the budget is split at its
+// direct child statements, in source order, statements appended to a chunk
+// until the budget is reached. Code outside every function (imports, module
+// statements, class headers and fields) is in no chunk: the chunks cover
+// part of the file (chunk.Method.Partial), unlike cast's, which tile it.
+//
+// Which nodes are functions comes from the definitions of the file
+// (chunk.Input.Defs, found by the definition queries of package outline):
+// the kinds function, method and constructor. A function nested in another
+// belongs to it; a method in a class is a definition of its own. The
+// chunker works on bytes and a tree and knows nothing of files or
+// languages: it asks a node its byte range, parent, children, whether it is
+// extra and its field name in its parent, never its type.
+package function
+
+import (
+	"bytes"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/castchunk/castchunk/internal/chunk"
+)
+
+// Method is function chunking as the method registry knows it.
+var Method = chunk.Method{
+	Name:      "function",
+	Summary:   "each function or method whole (decorators and doc comment too), split at its statements when over; code outside functions is in no chunk",
+	NeedsTree: true,
+	NeedsDefs: true,
+	Partial:   true,
+	Picks:     "a function",
+	New:       func(int, chunk.Values) chunk.Chunker { return New() },
+}
+
+// Kinds are the definition kinds that are functions.
+var Kinds = map[string]bool{"function": true, "method": true, "constructor": true}
+
+// Chunker turns one parsed file's functions into spans; it reuses its
+// buffers between files and is not safe for concurrent use.
+type Chunker struct {
+	m     chunk.Measure
+	out   []chunk.Span
+	units []unit
+}
+
+// New returns a chunker.
+func New() *Chunker { return &Chunker{} }
+
+// Close frees nothing: the chunker holds Go memory only.
+func (*Chunker) Close() {}
+
+// unit is one piece a split function is packed from: a child of its
+// node, or of its body.
+type unit struct{ start, end int }
+
+// Top returns the functions of defs (sorted as chunk.Input.Defs) that no
+// other function encloses, in order.
+func Top(defs []chunk.Def) []chunk.Def {
+	var top []chunk.Def
+	end := -1
+	for _, d := range defs {
+		if !Kinds[d.Kind] || d.Start < end || d.End <= d.Start {
+			continue
+		}
+		top = append(top, d)
+		end = d.End
+	}
+	return top
+}
+
+// Chunk returns the spans of in's functions: each whole when it fits
+// in.Budget, else split at its statements. The slice is valid until the
+// next call.
+func (c *Chunker) Chunk(in chunk.Input) []chunk.Span {
+	c.m.Reset(in.Src, in.Budget, in.TokenStarts)
+	defer c.m.Release()
+	c.out = c.out[:0]
+	prev := 0
+	for _, d := range Top(in.Defs) {
+		if d.End > len(in.Src) {
+			break
+		}
+		node := nodeOf(in, d)
+		start := lead(in.Src, node, d, in.Defs, prev)
+		if c.m.Fits(start, d.End) {
+			c.out = append(c.out, chunk.Span{Start: start, End: d.End, Size: c.m.Size(start, d.End)})
+		} else {
+			c.split(node, start, d.End)
+		}
+		prev = d.End
+	}
+	return c.out
+}
+
+// nodeOf returns the syntax node of d: in the tree of the embedded region
+// that holds it, else in the file's; nil when no node has d's range (a
+// definition a query made of several nodes).
+func nodeOf(in chunk.Input, d chunk.Def) *sitter.Node {
+	tree := in.Tree
+	for _, e := range in.Embedded {
+		if e.Start <= d.Start && d.End <= e.End && e.Tree != nil {
+			tree = e.Tree
+		}
+	}
+	if tree == nil {
+		return nil
+	}
+	n := tree.RootNode().DescendantForByteRange(uint(d.Start), uint(d.End))
+	if n == nil || int(n.StartByte()) != d.Start || int(n.EndByte()) != d.End {
+		return nil
+	}
+	for p := n.Parent(); p != nil && p.StartByte() == n.StartByte() && p.EndByte() == n.EndByte(); p = p.Parent() {
+		n = p
+	}
+	return n
+}
+
+// lead returns where the chunk of d starts: before what the grammar wraps
+// around its node and what travels with it (wrappers), then before the
+// comments directly above it (comments), then at the start of its line
+// when only indentation comes before it there; never before prev, the end
+// of the previous function.
+func lead(src []byte, n *sitter.Node, d chunk.Def, defs []chunk.Def, prev int) int {
+	start := d.Start
+	if n != nil {
+		start = wrappers(src, n, d, defs)
+		start = comments(src, n, start, prev)
+	}
+	ls := lineStart(src, start)
+	if ls >= prev && len(bytes.TrimSpace(src[ls:start])) == 0 {
+		start = ls
+	}
+	return max(start, prev)
+}
+
+// wrappers climbs from d's node n to the outermost ancestor that wraps it:
+// one that ends where it does, holds it as a named field (a decorated
+// definition's definition, an export statement's declaration), is no
+// definition and holds none before it, and has no blank line before it.
+// That is how Python's decorators and TypeScript's `export` join a
+// function. It returns the start of that ancestor.
+func wrappers(src []byte, n *sitter.Node, d chunk.Def, defs []chunk.Def) int {
+	start := d.Start
+	for p := n.Parent(); p != nil && p.Parent() != nil; p = p.Parent() {
+		ps := int(p.StartByte())
+		if p.EndByte() != n.EndByte() || !heldAsField(p, n) || isDef(defs, ps, int(p.EndByte())) ||
+			defBetween(defs, ps, start) || bytes.Contains(src[ps:start], []byte("\n\n")) {
+			break
+		}
+		start, n = ps, p
+	}
+	return start
+}
+
+// heldAsField reports whether n is a child of p with a field name.
+func heldAsField(p, n *sitter.Node) bool {
+	for i := uint(0); i < p.ChildCount(); i++ {
+		k := p.Child(i)
+		if k != nil && k.StartByte() == n.StartByte() && k.EndByte() == n.EndByte() {
+			return p.FieldNameForChild(uint32(i)) != ""
+		}
+	}
+	return false
+}
+
+// isDef reports whether some definition has the range [a, b).
+func isDef(defs []chunk.Def, a, b int) bool {
+	for _, d := range defs {
+		if d.Start == a && d.End == b {
+			return true
+		}
+	}
+	return false
+}
+
+// defBetween reports whether some definition starts in [a, b).
+func defBetween(defs []chunk.Def, a, b int) bool {
+	for _, d := range defs {
+		if d.Start >= a && d.Start < b {
+			return true
+		}
+	}
+	return false
+}
+
+// comments moves start up over the comments directly above it, as cast
+// keeps a comment with the code below it: a run of comment lines (extra
+// nodes that start their line) with no blank line between them and start.
+// A comment that trails code on its line stays with that code.
+func comments(src []byte, n *sitter.Node, start, prev int) int {
+	root := n
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		root = p
+	}
+	for {
+		ls := lineStart(src, start)
+		if ls == 0 || len(bytes.TrimSpace(src[ls:start])) != 0 {
+			return start
+		}
+		above := lineStart(src, ls-1)
+		text := bytes.TrimLeft(src[above:ls], " \t")
+		if len(bytes.TrimSpace(text)) == 0 {
+			return start // a blank line
+		}
+		q := ls - len(text)
+		k := root.DescendantForByteRange(uint(q), uint(q+1))
+		if k == nil || !k.IsExtra() || int(k.StartByte()) < prev {
+			return start
+		}
+		ks := int(k.StartByte())
+		if ks != q && len(bytes.TrimSpace(src[lineStart(src, ks):ks])) != 0 {
+			return start // a block comment that trails code
+		}
+		if int(k.EndByte()) > ls && len(bytes.TrimSpace(src[k.EndByte():start])) != 0 {
+			return start
+		}
+		start = ks
+	}
+}
+
+// lineStart returns the offset of the start of the line holding i.
+func lineStart(src []byte, i int) int {
+	return bytes.LastIndexByte(src[:i], '\n') + 1
+}
+
+// split cuts the function src[start:end], whose node is n, into chunks
+// that tile it: its node's children, its body's children (the children
+// over the budget) in place of the body, appended to a chunk until the
+// budget is reached; a statement over the budget alone is cut as text
+// (chunk.SplitText: at line ends, else inside a line).
+func (c *Chunker) split(n *sitter.Node, start, end int) {
+	c.units = c.units[:0]
+	if n != nil {
+		c.units = c.appendKids(c.units, n, true)
+	}
+	if len(c.units) == 0 {
+		c.units = append(c.units, unit{start, end})
+	}
+	c.units[0].start = start // decorators and comments go with the header
+	c.units[len(c.units)-1].end = end
+	first := len(c.out)
+	open := -1 // start of the chunk under way, -1 when none
+	last := 0  // end of its last unit
+	for _, u := range c.units {
+		switch {
+		case open >= 0 && c.m.Fits(open, u.end):
+			last = u.end
+		case c.m.Fits(u.start, u.end):
+			c.close(open, last)
+			open, last = u.start, u.end
+		default:
+			from := u.start
+			if open >= 0 {
+				from = open
+			}
+			pieces := chunk.SplitText(nil, &c.m, u.start, u.end, from)
+			if open >= 0 && c.m.Fits(open, pieces[0].End) {
+				pieces[0].Start = open // the first piece fills the chunk under way
+			} else {
+				c.close(open, last)
+			}
+			for _, p := range pieces[:len(pieces)-1] {
+				c.close(p.Start, p.End)
+			}
+			open, last = pieces[len(pieces)-1].Start, u.end
+		}
+	}
+	c.close(open, last)
+	c.tile(c.out[first:], start, end)
+}
+
+// appendKids appends the children of n as units; with body set, a child
+// over the budget that has children of its own (the body) is replaced by
+// them, once.
+func (c *Chunker) appendKids(units []unit, n *sitter.Node, body bool) []unit {
+	for i := uint(0); i < n.ChildCount(); i++ {
+		k := n.Child(i)
+		s, e := int(k.StartByte()), int(k.EndByte())
+		if e <= s {
+			continue
+		}
+		if body && k.ChildCount() > 0 && !c.m.Fits(s, e) {
+			units = c.appendKids(units, k, false)
+			continue
+		}
+		units = append(units, unit{s, e})
+	}
+	return units
+}
+
+// close ends a chunk [a, b); a < 0 means there is none.
+func (c *Chunker) close(a, b int) {
+	if a >= 0 && b > a {
+		c.out = append(c.out, chunk.Span{Start: a, End: b})
+	}
+}
+
+// tile makes the chunks of one function cover [start, end) with no gap:
+// the whitespace between two goes to the later one from the start of its
+// first line (as cast places its cuts), or to the earlier one when the
+// later starts on the same line.
+func (c *Chunker) tile(spans []chunk.Span, start, end int) {
+	src := c.m.Src()
+	for i := range spans {
+		if i == 0 {
+			spans[i].Start = start
+		} else {
+			cut := spans[i].Start
+			if ls := lineStart(src, cut); ls >= spans[i-1].End && len(bytes.TrimSpace(src[ls:cut])) == 0 {
+				cut = ls
+			}
+			spans[i-1].End, spans[i].Start = cut, cut
+		}
+	}
+	if len(spans) > 0 {
+		spans[len(spans)-1].End = end
+	}
+	for i := range spans {
+		spans[i].Size = c.m.Size(spans[i].Start, spans[i].End)
+	}
+}
