@@ -274,7 +274,9 @@ func (c *Chunker) split(n *sitter.Node, start, end int) {
 
 // appendKids appends the children of n as units; with body set, a child
 // over the budget that has children of its own (the body) is replaced by
-// them, once.
+// them, once. Children on one line make one unit (a signature, `} else {`),
+// so that chunks are cut between lines, and inside a line only when that
+// line alone is over the budget.
 func (c *Chunker) appendKids(units []unit, n *sitter.Node, body bool) []unit {
 	for i := uint(0); i < n.ChildCount(); i++ {
 		k := n.Child(i)
@@ -284,6 +286,10 @@ func (c *Chunker) appendKids(units []unit, n *sitter.Node, body bool) []unit {
 		}
 		if body && k.ChildCount() > 0 && !c.m.Fits(s, e) {
 			units = c.appendKids(units, k, false)
+			continue
+		}
+		if n := len(units); n > 0 && bytes.IndexByte(c.m.Src()[units[n-1].end:s], '\n') < 0 {
+			units[n-1].end = e // one line is one unit: cuts fall between lines
 			continue
 		}
 		units = append(units, unit{s, e})
