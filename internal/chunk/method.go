@@ -81,13 +81,27 @@ type Input struct {
 	Embedded []Embedded
 }
 
-// Def is one definition as a chunker sees it: its kind (package outline's
-// vocabulary: function, method, class, …) and the byte range of its node,
-// decorators the grammar wraps around it not included.
+// Def is one definition as a chunker sees it: what it is, in a few roles
+// that hold across languages (package outline maps its kinds to them), and
+// the byte range of its node, decorators the grammar wraps around it not
+// included.
 type Def struct {
-	Kind       string
+	Role       Role
 	Start, End int
 }
+
+// Role is what a definition is to a chunker.
+type Role uint8
+
+const (
+	// RoleOther is any other definition: a variable, a section, a key.
+	RoleOther Role = iota
+	// RoleFunction is a function, a method or a constructor.
+	RoleFunction
+	// RoleType is a class, an interface, a struct, an enum, a trait, an
+	// impl or an object: what holds methods.
+	RoleType
+)
 
 // Embedded is a region of a file that its own tree describes: a node of
 // Input.Tree whose byte range is [Start, End) is split by the nodes of

@@ -314,10 +314,7 @@ func fileDefs(f *corpusFile) []chunk.Def {
 			lists = append(lists, found)
 		}
 	}
-	for _, d := range outline.Merge(lists...) {
-		f.defs = append(f.defs, chunk.Def{Kind: d.Kind, Start: d.Start, End: d.End})
-	}
-	f.defsDone = true
+	f.defs, f.defsDone = outline.ChunkDefs(outline.Merge(lists...)), true
 	return f.defs
 }
 

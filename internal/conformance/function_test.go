@@ -7,17 +7,14 @@ import (
 	"github.com/castchunk/castchunk/internal/chunk"
 )
 
-// functionKinds are the definition kinds the function method chunks
-// (docs/design.md, "Chunking methods").
-var functionKinds = map[string]bool{"function": true, "method": true, "constructor": true}
-
 // topFunctions re-derives the functions the method chunks: definitions of
-// a function kind that no other such definition holds, in order.
+// the function role (outline's kinds function, method and constructor) that
+// no other such definition holds, in order.
 func topFunctions(defs []chunk.Def) []chunk.Def {
 	var top []chunk.Def
 	end := -1
 	for _, d := range defs {
-		if functionKinds[d.Kind] && d.Start >= end && d.End > d.Start {
+		if d.Role == chunk.RoleFunction && d.Start >= end && d.End > d.Start {
 			top = append(top, d)
 			end = d.End
 		}

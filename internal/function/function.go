@@ -9,11 +9,11 @@
 //
 // Which nodes are functions comes from the definitions of the file
 // (chunk.Input.Defs, found by the definition queries of package outline):
-// the kinds function, method and constructor. A function nested in another
-// belongs to it; a method in a class is a definition of its own. The
-// chunker works on bytes and a tree and knows nothing of files or
-// languages: it asks a node its byte range, parent, children, whether it is
-// extra and its field name in its parent, never its type.
+// those of chunk.RoleFunction, outline's kinds function, method and
+// constructor. A function nested in another belongs to it; a method in a
+// class is a definition of its own. The chunker works on bytes and a tree
+// and knows nothing of files or languages: it asks a node its byte range,
+// parent, children and whether it is extra, never its type.
 package function
 
 import (
@@ -34,9 +34,6 @@ var Method = chunk.Method{
 	Picks:     "a function",
 	New:       func(int, chunk.Values) chunk.Chunker { return New() },
 }
-
-// Kinds are the definition kinds that are functions.
-var Kinds = map[string]bool{"function": true, "method": true, "constructor": true}
 
 // Chunker turns one parsed file's functions into spans; it reuses its
 // buffers between files and is not safe for concurrent use.
@@ -62,7 +59,7 @@ func Top(defs []chunk.Def) []chunk.Def {
 	var top []chunk.Def
 	end := -1
 	for _, d := range defs {
-		if !Kinds[d.Kind] || d.Start < end || d.End <= d.Start {
+		if d.Role != chunk.RoleFunction || d.Start < end || d.End <= d.Start {
 			continue
 		}
 		top = append(top, d)
@@ -136,18 +133,23 @@ func lead(src []byte, n *sitter.Node, d chunk.Def, defs []chunk.Def, prev int) i
 	return max(start, prev)
 }
 
-// wrappers climbs from d's node n to the outermost ancestor that wraps it:
-// one that ends where it does, holds it as a named field (a decorated
-// definition's definition, an export statement's declaration), is no
-// definition and holds none before it, and has no blank line before it.
-// That is how Python's decorators and TypeScript's `export` join a
-// function. It returns the start of that ancestor.
+// wrappers climbs from d's node n to the outermost ancestor that wraps it,
+// and returns its start. A wrapper ends where n does; is not the root, a
+// definition or a definition's body (its parent is no definition); holds
+// no other definition before n; has no blank line before n; and starts on
+// n's line or at the start of a line indented as n's. That is how Python's
+// decorators (`@cache` above `def`) and TypeScript's `export` join a
+// function, while the body of a class, an `if` or a `try` around it do
+// not.
 func wrappers(src []byte, n *sitter.Node, d chunk.Def, defs []chunk.Def) int {
 	start := d.Start
+	indent := src[lineStart(src, d.Start):d.Start]
 	for p := n.Parent(); p != nil && p.Parent() != nil; p = p.Parent() {
-		ps := int(p.StartByte())
-		if p.EndByte() != n.EndByte() || !heldAsField(p, n) || isDef(defs, ps, int(p.EndByte())) ||
-			defBetween(defs, ps, start) || bytes.Contains(src[ps:start], []byte("\n\n")) {
+		ps, pe := int(p.StartByte()), int(p.EndByte())
+		pp := p.Parent()
+		if pe != int(n.EndByte()) || isDef(defs, ps, pe) || isDef(defs, int(pp.StartByte()), int(pp.EndByte())) ||
+			defBetween(defs, ps, start) || bytes.Contains(src[ps:start], []byte("\n\n")) ||
+			!sameLine(src, ps, start) && !bytes.Equal(src[lineStart(src, ps):ps], indent) {
 			break
 		}
 		start, n = ps, p
@@ -155,16 +157,8 @@ func wrappers(src []byte, n *sitter.Node, d chunk.Def, defs []chunk.Def) int {
 	return start
 }
 
-// heldAsField reports whether n is a child of p with a field name.
-func heldAsField(p, n *sitter.Node) bool {
-	for i := uint(0); i < p.ChildCount(); i++ {
-		k := p.Child(i)
-		if k != nil && k.StartByte() == n.StartByte() && k.EndByte() == n.EndByte() {
-			return p.FieldNameForChild(uint32(i)) != ""
-		}
-	}
-	return false
-}
+// sameLine reports whether src[a:b] holds no line break.
+func sameLine(src []byte, a, b int) bool { return bytes.IndexByte(src[a:b], '\n') < 0 }
 
 // isDef reports whether some definition has the range [a, b).
 func isDef(defs []chunk.Def, a, b int) bool {

@@ -30,10 +30,7 @@ func chunkText(t testing.TB, name, src string, budget chunk.Budget) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var defs []chunk.Def
-	for _, d := range found {
-		defs = append(defs, chunk.Def{Kind: d.Kind, Start: d.Start, End: d.End})
-	}
+	defs := outline.ChunkDefs(found)
 	spans := New().Chunk(chunk.Input{Src: []byte(src), Tree: tree, Budget: budget, Defs: defs})
 	var sz chunk.Sizer
 	sz.Reset([]byte(src))
@@ -91,6 +88,10 @@ func TestFunctionChunks(t *testing.T) {
 			"typescript", big,
 			"import { x } from './x';\n\nconst n = 1;\n\n/** Adds. */\nexport function add(a: number, b: number): number {\n  return a + b;\n}\n\nclass C {\n  private y = 2;\n  get(): number {\n    return this.y;\n  }\n}\n",
 			[]string{"/** Adds. */\nexport function add(a: number, b: number): number {\n  return a + b;\n}", "  get(): number {\n    return this.y;\n  }"}},
+		{"python: the body of a class, an if or a try around a def does not travel with it",
+			"python", big,
+			"class A:\n    x = 1\n    def m(self):\n        pass\nif X:\n    y = 1\n    def f():\n        pass\ntry:\n    import z\nexcept ImportError:\n    def g():\n        pass\n",
+			[]string{"    def m(self):\n        pass", "    def f():\n        pass", "    def g():\n        pass"}},
 		{"a file with no function has no chunk", "python", big, "import os\nX = 1\n", nil},
 	}
 	for _, tc := range tests {
@@ -120,14 +121,15 @@ func TestWholeWhenItFits(t *testing.T) {
 }
 
 func TestTop(t *testing.T) {
+	fn, typ, other := chunk.RoleFunction, chunk.RoleType, chunk.RoleOther
 	defs := []chunk.Def{
-		{Kind: "class", Start: 0, End: 100},
-		{Kind: "method", Start: 10, End: 50},
-		{Kind: "function", Start: 20, End: 30}, // nested in the method
-		{Kind: "class", Start: 32, End: 40},    // a class in the method
-		{Kind: "method", Start: 33, End: 39},   // and its method
-		{Kind: "constructor", Start: 60, End: 90},
-		{Kind: "variable", Start: 95, End: 99},
+		{Role: typ, Start: 0, End: 100},
+		{Role: fn, Start: 10, End: 50},
+		{Role: fn, Start: 20, End: 30},  // nested in the method
+		{Role: typ, Start: 32, End: 40}, // a class in the method
+		{Role: fn, Start: 33, End: 39},  // and its method
+		{Role: fn, Start: 60, End: 90},
+		{Role: other, Start: 95, End: 99},
 	}
 	got := Top(defs)
 	want := []chunk.Def{defs[1], defs[5]}
@@ -154,7 +156,7 @@ func TestTokenBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tree.Close()
-	defs := []chunk.Def{{Kind: "function", Start: 0, End: len(src) - 1}}
+	defs := []chunk.Def{{Role: chunk.RoleFunction, Start: 0, End: len(src) - 1}}
 	spans := New().Chunk(chunk.Input{Src: []byte(src), Tree: tree, Budget: chunk.Budget{Size: 1000, Tokens: 12}, Defs: defs, TokenStarts: starts})
 	if len(spans) < 2 {
 		t.Fatalf("spans %v: the token budget was not kept", spans)

@@ -637,11 +637,7 @@ func (w *worker) methodDefs(l *lang.Language, src []byte, tree *sitter.Tree, reg
 	if len(lists) > 1 {
 		all = outline.Merge(lists...)
 	}
-	defs := make([]chunk.Def, len(all))
-	for i, d := range all {
-		defs[i] = chunk.Def{Kind: d.Kind, Start: d.Start, End: d.End}
-	}
-	return defs, nil
+	return outline.ChunkDefs(all), nil
 }
 
 // bigFile waits, for a file of size bytes from bigParse on, until no other
