@@ -18,6 +18,9 @@ package function
 
 import (
 	"bytes"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -136,8 +139,9 @@ func lead(src []byte, n *sitter.Node, d chunk.Def, defs []chunk.Def, prev int) i
 // wrappers climbs from d's node n to the outermost ancestor that wraps it,
 // and returns its start. A wrapper ends where n does; is not the root, a
 // definition or a definition's body (its parent is no definition); holds
-// no other definition before n; has no blank line before n; and starts on
-// n's line or at the start of a line indented as n's. That is how Python's
+// no other definition before n; has no blank line before n; starts on n's
+// line or at the start of a line indented as n's; and its children above
+// n's line start with a sigil (sigilLines). That is how Python's
 // decorators (`@cache` above `def`) and TypeScript's `export` join a
 // function, while the body of a class, an `if` or a `try` around it do
 // not.
@@ -149,12 +153,35 @@ func wrappers(src []byte, n *sitter.Node, d chunk.Def, defs []chunk.Def) int {
 		pp := p.Parent()
 		if pe != int(n.EndByte()) || isDef(defs, ps, pe) || isDef(defs, int(pp.StartByte()), int(pp.EndByte())) ||
 			defBetween(defs, ps, start) || bytes.Contains(src[ps:start], []byte("\n\n")) ||
-			!sameLine(src, ps, start) && !bytes.Equal(src[lineStart(src, ps):ps], indent) {
+			!sameLine(src, ps, start) && !bytes.Equal(src[lineStart(src, ps):ps], indent) || !sigilLines(src, p, n) {
 			break
 		}
 		start, n = ps, p
 	}
 	return start
+}
+
+// sigilLines reports whether each child of p before n that starts on an
+// earlier line than n starts with a sigil (@cache, #[test]): punctuation
+// that is no quote or bracket. Decorators and attributes do; the
+// statements of a block (`y = 1`, `import z`, a docstring) do not, so a
+// block is no wrapper.
+func sigilLines(src []byte, p, n *sitter.Node) bool {
+	for i := uint(0); i < p.ChildCount(); i++ {
+		k := p.Child(i)
+		ks := int(k.StartByte())
+		if ks >= int(n.StartByte()) {
+			break
+		}
+		if k.EndByte() <= k.StartByte() || sameLine(src, ks, int(n.StartByte())) {
+			continue
+		}
+		c := src[ks]
+		if c >= utf8.RuneSelf || unicode.IsLetter(rune(c)) || unicode.IsDigit(rune(c)) || strings.IndexByte("_\"'`([{", c) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // sameLine reports whether src[a:b] holds no line break.
