@@ -248,14 +248,14 @@ func lineStart(src []byte, i int) int {
 }
 
 // split cuts the function src[start:end], whose node is n, into chunks
-// that tile it: its node's children, its body's children (the children
-// over the budget) in place of the body, appended to a chunk until the
-// budget is reached; a statement over the budget alone is cut as text
-// (chunk.SplitText: at line ends, else inside a line).
+// that tile it: its units (appendKids: its signature, its statements)
+// appended to a chunk until the budget is reached; a unit over the budget
+// alone is cut as text (chunk.SplitText: at line ends, else inside a
+// line).
 func (c *Chunker) split(n *sitter.Node, start, end int) {
 	c.units = c.units[:0]
 	if n != nil {
-		c.units = c.appendKids(c.units, n, true)
+		c.units = c.appendKids(c.units, n)
 	}
 	if len(c.units) == 0 {
 		c.units = append(c.units, unit{start, end})
@@ -293,29 +293,88 @@ func (c *Chunker) split(n *sitter.Node, start, end int) {
 	c.tile(c.out[first:], start, end)
 }
 
-// appendKids appends the children of n as units; with body set, a child
-// over the budget that has children of its own (the body) is replaced by
-// them, once. Children on one line make one unit (a signature, `} else {`),
+// appendKids appends the units of the function node n: its children, its
+// body (the last child with children that spans lines) replaced by the
+// body's children, the statements. A body with a single named child that
+// has children (Go's statement list in a block) is that child's children.
+// A unit over the budget that has children is replaced by them, as cast
+// splits an oversized node, down to what fits or has none (SplitText cuts
+// that). Units on one line are joined into one (a signature, `} else {`),
 // so that chunks are cut between lines, and inside a line only when that
-// line alone is over the budget.
-func (c *Chunker) appendKids(units []unit, n *sitter.Node, body bool) []unit {
-	for i := uint(0); i < n.ChildCount(); i++ {
-		k := n.Child(i)
+// line alone is over the budget. An explicit stack keeps any depth of
+// nesting off the Go stack.
+func (c *Chunker) appendKids(units []unit, n *sitter.Node) []unit {
+	src := c.m.Src()
+	stack := c.kidsOf(nil, n, c.bodyOf(n))
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		k := v.n
 		s, e := int(k.StartByte()), int(k.EndByte())
 		if e <= s {
 			continue
 		}
-		if body && k.ChildCount() > 0 && !c.m.Fits(s, e) {
-			units = c.appendKids(units, k, false)
+		if k.ChildCount() > 0 && (v.body || !c.m.Fits(s, e)) {
+			stack = c.kidsOf(stack, k, c.soleKid(k, v.body))
 			continue
 		}
-		if n := len(units); n > 0 && bytes.IndexByte(c.m.Src()[units[n-1].end:s], '\n') < 0 {
-			units[n-1].end = e // one line is one unit: cuts fall between lines
+		if n := len(units); n > 0 && bytes.IndexByte(src[units[n-1].end:s], '\n') < 0 {
+			units[n-1].end = e
 			continue
 		}
 		units = append(units, unit{s, e})
 	}
 	return units
+}
+
+// visit is a node appendKids will take; body: its children are taken
+// whatever its size.
+type visit struct {
+	n    *sitter.Node
+	body bool
+}
+
+// kidsOf pushes the children of n on stack in reverse order, so that they
+// are popped in source order; the child at index body (-1: none) is a body.
+func (c *Chunker) kidsOf(stack []visit, n *sitter.Node, body int) []visit {
+	for i := int(n.ChildCount()) - 1; i >= 0; i-- {
+		stack = append(stack, visit{n.Child(uint(i)), i == body})
+	}
+	return stack
+}
+
+// bodyOf returns the index of n's body: its last child with children that
+// spans lines; -1 when none does.
+func (c *Chunker) bodyOf(n *sitter.Node) int {
+	src := c.m.Src()
+	for i := int(n.ChildCount()) - 1; i >= 0; i-- {
+		k := n.Child(uint(i))
+		if k.ChildCount() > 0 && bytes.IndexByte(src[k.StartByte():k.EndByte()], '\n') >= 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// soleKid returns, for a body, the index of its only named child that is
+// not extra, when that child has children (a list that holds the
+// statements); else -1.
+func (c *Chunker) soleKid(n *sitter.Node, body bool) int {
+	if !body {
+		return -1
+	}
+	found := -1
+	for i := range int(n.ChildCount()) {
+		k := n.Child(uint(i))
+		if !k.IsNamed() || k.IsExtra() {
+			continue
+		}
+		if found >= 0 || k.ChildCount() == 0 {
+			return -1
+		}
+		found = i
+	}
+	return found
 }
 
 // close ends a chunk [a, b); a < 0 means there is none.

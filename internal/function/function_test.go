@@ -92,6 +92,14 @@ func TestFunctionChunks(t *testing.T) {
 			"python", big,
 			"class A:\n    x = 1\n    def m(self):\n        pass\nif X:\n    y = 1\n    def f():\n        pass\ntry:\n    import z\nexcept ImportError:\n    def g():\n        pass\n",
 			[]string{"    def m(self):\n        pass", "    def f():\n        pass", "    def g():\n        pass"}},
+		{"python: over the budget, the body's statements are the units even when the body alone fits",
+			"python", chunk.Budget{Size: 60},
+			"@property\ndef area(self) -> float:\n    \"\"\"The area, in square units.\"\"\"\n    return self.w * self.h\n",
+			[]string{"@property\ndef area(self) -> float:\n    \"\"\"The area, in square units.\"\"\"\n", "    return self.w * self.h"}},
+		{"go: the statements of a block's statement list are the units, each whole",
+			"go", chunk.Budget{Size: 60},
+			"func Mean(xs []float64) (float64, error) {\n\tif len(xs) == 0 {\n\t\treturn 0, ErrEmpty\n\t}\n\ttotal := 0.0\n\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total / float64(len(xs)), nil\n}\n",
+			[]string{"func Mean(xs []float64) (float64, error) {\n", "\tif len(xs) == 0 {\n\t\treturn 0, ErrEmpty\n\t}\n\ttotal := 0.0\n", "\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total / float64(len(xs)), nil\n}"}},
 		{"a file with no function has no chunk", "python", big, "import os\nX = 1\n", nil},
 	}
 	for _, tc := range tests {
