@@ -30,7 +30,7 @@ import (
 // Method is function chunking as the method registry knows it.
 var Method = chunk.Method{
 	Name:      "function",
-	Summary:   "each function or method whole (decorators and doc comment too), split at its statements when over; code outside functions is in no chunk",
+	Summary:   "each top-level function or method whole, with its decorators and doc comment, split at its statements when over the budget; code outside functions is in no chunk, unlike cast",
 	NeedsTree: true,
 	NeedsDefs: true,
 	Partial:   true,
