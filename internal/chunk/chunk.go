@@ -275,7 +275,13 @@ func nextChar(src []byte, i, limit int) int {
 // without overlap: the spans tile it in order, every size is right and none
 // is over budget. It returns the first violation.
 func Check(sz *Sizer, spans []Span, budget int) error {
-	if err := CheckTiling(spans, len(sz.Src()), budget); err != nil {
+	return CheckWith(CheckTiling, sz, spans, budget)
+}
+
+// CheckWith is Check with another rule for the spans' places
+// (CheckPartial, Method.CheckSpans).
+func CheckWith(places func(spans []Span, n, budget int) error, sz *Sizer, spans []Span, budget int) error {
+	if err := places(spans, len(sz.Src()), budget); err != nil {
 		return err
 	}
 	for i, s := range spans {
@@ -304,6 +310,27 @@ func CheckTiling(spans []Span, n, budget int) error {
 	}
 	if pos != n {
 		return fmt.Errorf("chunks end at byte %d, file has %d", pos, n)
+	}
+	return nil
+}
+
+// CheckPartial is CheckTiling for a method whose chunks cover part of the
+// file (Method.Partial): each span is non-empty, within the n bytes, at or
+// after the end of the one before, and within the budget; gaps are allowed,
+// and so is no span at all.
+func CheckPartial(spans []Span, n, budget int) error {
+	pos := 0
+	for i, s := range spans {
+		if s.Start < pos {
+			return fmt.Errorf("chunk %d starts at byte %d, before the previous one ends at %d", i, s.Start, pos)
+		}
+		if s.End <= s.Start || s.End > n {
+			return fmt.Errorf("chunk %d is empty, reversed or past the file's %d bytes [%d,%d)", i, n, s.Start, s.End)
+		}
+		if s.Size > budget {
+			return fmt.Errorf("chunk %d has size %d, over the budget of %d", i, s.Size, budget)
+		}
+		pos = s.End
 	}
 	return nil
 }

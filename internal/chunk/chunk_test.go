@@ -195,3 +195,39 @@ func TestWhitespaceRunsFillTheBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPartial: a method whose chunks cover part of the file may leave
+// gaps (before the first chunk, between, after the last) and may give no
+// chunk, but its chunks stay in order, apart, within the file and budget.
+func TestCheckPartial(t *testing.T) {
+	src := []byte("ab cd ef")
+	var sz Sizer
+	sz.Reset(src)
+	for name, spans := range map[string][]Span{
+		"none":        nil,
+		"gaps":        {{3, 5, 2}},
+		"apart":       {{0, 2, 2}, {6, 8, 2}},
+		"touching":    {{0, 3, 2}, {3, 5, 2}},
+		"whole tiles": {{0, 3, 2}, {3, 6, 2}, {6, 8, 2}},
+	} {
+		if err := CheckWith(CheckPartial, &sz, spans, 2); err != nil {
+			t.Errorf("%s: rejected: %v", name, err)
+		}
+	}
+	for name, spans := range map[string][]Span{
+		"overlap":      {{0, 3, 2}, {2, 5, 2}},
+		"out of order": {{3, 5, 2}, {0, 2, 2}},
+		"past the end": {{6, 9, 2}},
+		"wrong size":   {{0, 3, 1}},
+		"over budget":  {{0, 5, 4}},
+		"empty":        {{3, 3, 0}},
+	} {
+		if err := CheckWith(CheckPartial, &sz, spans, 2); err == nil {
+			t.Errorf("%s: not caught", name)
+		}
+	}
+	m := Method{Partial: true}
+	if m.CheckSpans([]Span{{3, 5, 2}}, len(src), 2) != nil || (&Method{}).CheckSpans([]Span{{3, 5, 2}}, len(src), 2) == nil {
+		t.Error("CheckSpans does not follow Partial")
+	}
+}

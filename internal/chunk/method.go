@@ -13,17 +13,28 @@ import (
 // tiling rule. A method lives in a package of its own and is listed once,
 // in the registry of package method (docs/design.md, "Chunking methods").
 type Method struct {
-	Name      string   // in records and for --method
-	Summary   string   // one line for --help
-	NeedsTree bool     // New's chunkers read the file's syntax tree; otherwise they get nil
-	Options   []Option // the method's own flags, besides the shared --max-size
+	Name      string // in records and for --method
+	Summary   string // one line for --help
+	NeedsTree bool   // New's chunkers read the file's syntax tree; otherwise they get nil
+	// NeedsDefs: New's chunkers read the file's definitions (Input.Defs),
+	// found by the definition queries package outline runs.
+	NeedsDefs bool
+	// Partial: the chunks cover only part of the file (what the method
+	// picks, possibly nothing), in order and never overlapping; gaps are
+	// left out. Verify, the pipeline and the cache then check that instead
+	// of tiling (CheckPartial).
+	Partial bool
+	// Picks names what a Partial method chunks, for people ("a function"):
+	// a run whose files hold none says so.
+	Picks   string
+	Options []Option // the method's own flags, besides the shared --max-size
 
 	// Check reports option values that cannot work with budget, for
 	// people (it names the flags). Nil: every value works.
 	Check func(budget int, v Values) error
 	// Overlapping reports whether chunks made with v may share text; nil
 	// means never, with any values (see MayOverlap). When false, the
-	// pipeline checks that the chunks tile the file.
+	// pipeline checks that the chunks tile the file (unless Partial).
 	Overlapping func(v Values) bool
 	// New returns a chunker for checked values, one per worker.
 	New func(budget int, v Values) Chunker
@@ -60,11 +71,37 @@ type Input struct {
 	// TokenStarts are the offsets where Src's tokens start, when
 	// Budget.Tokens > 0 (see Measure).
 	TokenStarts []int32
+	// Defs are the file's definitions when the method NeedsDefs, its
+	// embedded regions' among them: sorted by Start, of two starting
+	// together the longer first (an enclosing one before what it holds).
+	Defs []Def
 	// Embedded are the regions of Src that other trees describe, sorted
 	// and apart: code in another language than the file's (a Markdown
 	// fence's Rust), parsed by its own grammar over Src's bytes.
 	Embedded []Embedded
 }
+
+// Def is one definition as a chunker sees it: what it is, in a few roles
+// that hold across languages (package outline maps its kinds to them), and
+// the byte range of its node, decorators the grammar wraps around it not
+// included.
+type Def struct {
+	Role       Role
+	Start, End int
+}
+
+// Role is what a definition is to a chunker.
+type Role uint8
+
+const (
+	// RoleOther is any other definition: a variable, a section, a key.
+	RoleOther Role = iota
+	// RoleFunction is a function, a method or a constructor.
+	RoleFunction
+	// RoleType is a class, an interface, a struct, an enum, a trait, an
+	// impl or an object: what holds methods.
+	RoleType
+)
 
 // Embedded is a region of a file that its own tree describes: a node of
 // Input.Tree whose byte range is [Start, End) is split by the nodes of
@@ -142,6 +179,16 @@ func (s Setup) New() Chunker { return s.Method.New(s.Budget, s.resolved()) }
 // Overlapping reports whether the setup's chunks may share text.
 func (s Setup) Overlapping() bool {
 	return s.Method.Overlapping != nil && s.Method.Overlapping(s.resolved())
+}
+
+// CheckSpans checks what the method guarantees of spans over a file of n
+// bytes when they do not overlap: that they tile it, or with Partial that
+// they are in order and apart (CheckPartial). Sizes are not recounted.
+func (m *Method) CheckSpans(spans []Span, n, budget int) error {
+	if m.Partial {
+		return CheckPartial(spans, n, budget)
+	}
+	return CheckTiling(spans, n, budget)
 }
 
 // Key sums up the setup for a cache key: the method's name, the budget and

@@ -55,7 +55,9 @@ func (r *chunkRun) whyEmpty() string {
 		}
 		parts = append(parts, part)
 	}
-	if rep.Empty > 0 {
+	if m := r.cfg.pipeline.Setup.Method; rep.Empty > 0 && m != nil && m.Partial {
+		parts = append(parts, fmt.Sprintf("%d with no chunk: none of the files holds %s (--method %s chunks nothing else)", rep.Empty, m.Picks, m.Name))
+	} else if rep.Empty > 0 {
 		parts = append(parts, fmt.Sprintf("%d empty", rep.Empty))
 	}
 	return fmt.Sprintf("none of the %d %s listed gave a chunk: %s", r.listed, plural(r.listed, "file", "files"), strings.Join(parts, ", "))

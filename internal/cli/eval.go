@@ -128,11 +128,24 @@ func newEvalCmd(s Streams) *cobra.Command {
 	return cmd
 }
 
+// wholeFileMethods names the methods whose chunks cover the whole file,
+// eval's default: function chunking (chunk.Method.Partial) leaves out the
+// code outside functions, and is measured when asked for.
+func wholeFileMethods() []string {
+	var names []string
+	for _, m := range method.All() {
+		if !m.Partial {
+			names = append(names, m.Name)
+		}
+	}
+	return names
+}
+
 // register declares eval's flags: its own, then those it shares with
 // chunk.
 func (o *evalOptions) register(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringSliceVarP(&o.methods, "method", "m", method.Names(), "the chunking `METHODS` to measure, comma-separated: "+strings.Join(method.Names(), ", "))
+	f.StringSliceVarP(&o.methods, "method", "m", wholeFileMethods(), "the chunking `METHODS` to measure, comma-separated: "+strings.Join(method.Names(), ", ")+" (by default those whose chunks cover the whole file)")
 	f.IntSliceVar(&o.sizes, "max-size", []int{1000, 2000}, "the budgets to measure, in non-whitespace characters: `N,...`")
 	f.StringSliceVar(&o.contexts, "context", []string{"off", "on"}, "a `LIST` of off (index each chunk's content) and on (chunk with --context --embed-text, index each chunk's text: header and content)")
 	f.StringVar(&o.baseline, "baseline", "sliding", "compare each configuration with `METHOD[:SIZE[:on|off|HEADER[:RETRIEVER]]]`; a part left out is the configuration's own")

@@ -239,7 +239,9 @@ one JSON object per chunk on stdout.
 Chunks are exact: each record's content is the file's bytes at its byte range,
 a file's chunks rebuild it byte for byte, and no chunk is larger than the
 budget (non-whitespace characters). The default method is cAST (syntax-tree
-split-then-merge); --method sliding gives the line-based baseline.
+split-then-merge); --method sliding gives the line-based baseline; --method
+function chunks each function or method alone, so its chunks leave out the
+code outside functions and do not rebuild the file.
 
 Each record is one JSON object on one line (no whitespace), with these
 fields in this order (the optional ones only when a flag asks for them):

@@ -317,10 +317,11 @@ func cmdJSONL(ts *testscript.TestScript, neg bool, args []string) {
 	fs := flag.NewFlagSet("jsonl", flag.ContinueOnError)
 	dir := fs.String("C", ".", "folder the paths are relative to")
 	overlap := fs.Bool("overlap", false, "chunks may overlap (sliding windows)")
+	partial := fs.Bool("partial", false, "chunks cover part of each file, in order, apart (function)")
 	method := fs.String("method", "", "the method every record must name")
 	budget := fs.Int("budget", 0, "if > 0, the largest size allowed")
 	if err := fs.Parse(args); err != nil || fs.NArg() != 1 {
-		ts.Fatalf("usage: jsonl [-C dir] [-overlap] [-method m] [-budget n] FILE")
+		ts.Fatalf("usage: jsonl [-C dir] [-overlap|-partial] [-method m] [-budget n] FILE")
 	}
 	recs := readRecords(ts, fs.Arg(0))
 	ids := map[string]bool{}
@@ -334,7 +335,7 @@ func cmdJSONL(ts *testscript.TestScript, neg bool, args []string) {
 	var curPath string
 	files := 0
 	finish := func() {
-		if cur != nil && cur.covered != len(cur.src) {
+		if cur != nil && !*partial && cur.covered != len(cur.src) {
 			ts.Fatalf("%s: chunks cover %d of %d bytes", curPath, cur.covered, len(cur.src))
 		}
 	}
@@ -362,7 +363,7 @@ func cmdJSONL(ts *testscript.TestScript, neg bool, args []string) {
 		if want, ok := languageOf[path.Ext(r.path)]; ok && r.language != want {
 			ts.Fatalf("%s: language %q, want %q", where, r.language, want)
 		}
-		if r.method != "cast" && r.method != "sliding" || *method != "" && r.method != *method {
+		if r.method != "cast" && r.method != "sliding" && r.method != "function" || *method != "" && r.method != *method {
 			ts.Fatalf("%s: method %q", where, r.method)
 		}
 		src := cur.src
@@ -392,7 +393,11 @@ func cmdJSONL(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("%s: duplicate id %s", where, r.id)
 		}
 		ids[r.id] = true
-		if *overlap {
+		if *partial {
+			if r.startByte < cur.covered {
+				ts.Fatalf("%s: starts at byte %d, before the previous chunk's end %d", where, r.startByte, cur.covered)
+			}
+		} else if *overlap {
 			if r.startByte > cur.covered || r.endByte <= cur.covered {
 				ts.Fatalf("%s: [%d, %d) leaves a gap or adds nothing after byte %d", where, r.startByte, r.endByte, cur.covered)
 			}

@@ -46,7 +46,9 @@ and size right, the id as the README's recipe gives it (so ids are unique),
 a method castchunk has (the same for all chunks of a file), a language
 castchunk has (the same for all chunks of a file), size within --max-size
 when given, and each file's chunks tiling it: no gap, no overlap (except
-between sliding windows with overlap), none missing at the end.
+between sliding windows with overlap), none missing at the end. The function
+method chunks functions alone: its chunks must be in order and never overlap,
+and the code between them is in no chunk.
 
 The language must be the one the file's name gives (.py: python), or, with
 --lang NAME, NAME: records made with chunk --lang need verify --lang. A path

@@ -20,6 +20,7 @@ import (
 	"github.com/castchunk/castchunk/internal/inject"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
+	"github.com/castchunk/castchunk/internal/outline"
 	"github.com/castchunk/castchunk/internal/parse"
 	"github.com/castchunk/castchunk/internal/record"
 )
@@ -44,6 +45,10 @@ type corpusFile struct {
 	lines   []int // byte offsets of every '\n'
 	nodes   []node
 	regions []record.Region // its embedded regions, as its records say them
+	// defs are its definitions (its embedded regions' among them), as the
+	// pipeline hands them to a method that NeedsDefs; found on first use.
+	defs     []chunk.Def
+	defsDone bool
 }
 
 // node is one syntax node of a file's tree, in pre-order.
@@ -276,8 +281,41 @@ func newConfig(t testing.TB, s chunk.Setup) config {
 			defer inject.Close(regions)
 			in.Tree, in.Embedded = tree, inject.ForChunker(regions)
 		}
+		if s.Method.NeedsDefs {
+			in.Defs = fileDefs(f)
+		}
 		return append([]chunk.Span(nil), c.Chunk(in)...)
 	}}
+}
+
+// finder finds the definitions of the files, as the pipeline does.
+var finder = sync.OnceValue(outline.NewFinder)
+
+// fileDefs returns f's definitions, its tree's and its embedded regions'
+// merged, as the pipeline finds them for a method that NeedsDefs.
+func fileDefs(f *corpusFile) []chunk.Def {
+	if f.defsDone {
+		return f.defs
+	}
+	tree, regions := parseWithRegions(f)
+	defer tree.Close()
+	defer inject.Close(regions)
+	own, err := finder().Find(f.lang, f.src, tree)
+	if err != nil {
+		panic(f.rel + ": " + err.Error())
+	}
+	lists := [][]outline.Def{own}
+	for _, r := range regions {
+		if r.Tree != nil {
+			found, err := finder().Find(r.Lang, f.src, r.Tree)
+			if err != nil {
+				panic(f.rel + ": " + err.Error())
+			}
+			lists = append(lists, found)
+		}
+	}
+	f.defs, f.defsDone = outline.ChunkDefs(outline.Merge(lists...)), true
+	return f.defs
 }
 
 // configName names a setup in subtests and golden directories: the

@@ -92,6 +92,9 @@ func checkEmbedRun(t *testing.T, ms []*chunk.Method, b chunk.Budget, header enri
 				if !c.Method.NeedsTree {
 					in.Tree = nil
 				}
+				if c.Method.NeedsDefs {
+					in.Defs = fileDefs(f)
+				}
 				spans, extras, err := w.Finish(ch.Chunk(in), b, c.overlap)
 				tree.Close()
 				inject.Close(regions)
@@ -105,7 +108,9 @@ func checkEmbedRun(t *testing.T, ms []*chunk.Method, b chunk.Budget, header enri
 					errs = append(errs, fmt.Sprintf("the cache's check refuses the extras: %v", err))
 				}
 				lines.Reset(f.src)
-				if c.overlap {
+				if c.Method.Partial {
+					errs = append(errs, checkPartial(spans)...)
+				} else if c.overlap {
 					errs = append(errs, checkCover(f, spans)...)
 				} else if err := chunk.CheckTiling(spans, len(f.src), b.Size); err != nil {
 					errs = append(errs, err.Error())

@@ -19,11 +19,12 @@ func TestCheckersCatchMutations(t *testing.T) { checkMutations(t, methods()) }
 // mutation is one way of breaking good spans.
 type mutation struct {
 	name string
-	// what the violation says, for tiling and for overlapping chunks;
-	// "" when the mutation is not for such chunks
-	tiling, overlap string
-	applies         func(c config) bool // nil: for every configuration
-	empty           bool                // break the empty file's spans, not LruCache.java's
+	// what the violation says, for tiling, for overlapping chunks and for
+	// chunks that cover part of the file (chunk.Method.Partial); "" when
+	// the mutation is not for such chunks
+	tiling, overlap, partial string
+	applies                  func(c config) bool // nil: for every configuration
+	empty                    bool                // break the empty file's spans, not LruCache.java's
 	// mutate breaks s, a copy of c's spans of f; nil when s offers nothing
 	// to break this way.
 	mutate func(f *corpusFile, c config, s []chunk.Span) []chunk.Span
@@ -35,11 +36,11 @@ const mutationBudget = 300
 
 // guaranteeMutations break the guarantees every method keeps.
 var guaranteeMutations = []mutation{
-	{name: "recorded size off by one", tiling: "recorded size", overlap: "recorded size", mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
+	{name: "recorded size off by one", tiling: "recorded size", overlap: "recorded size", partial: "recorded size", mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
 		s[len(s)/2].Size++
 		return s
 	}},
-	{name: "chunks merged over the budget", tiling: "over the budget", overlap: "over the budget", mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
+	{name: "chunks merged over the budget", tiling: "over the budget", overlap: "over the budget", partial: "over the budget", mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
 		for j := 1; j < len(s); j++ { // the first chunks, as few as are over the budget together
 			if s[j].End > s[0].End && f.size(s[0].Start, s[j].End) > c.Budget {
 				s[0].End = s[j].End
@@ -56,7 +57,7 @@ var guaranteeMutations = []mutation{
 		s[len(s)/2].End++
 		return resize(f, s)
 	}},
-	{name: "chunks out of order", tiling: "the previous ended", overlap: "not after window", mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
+	{name: "chunks out of order", tiling: "the previous ended", overlap: "not after window", partial: "the previous ended", mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
 		mid := len(s) / 2
 		s[mid], s[mid+1] = s[mid+1], s[mid]
 		return s
@@ -88,7 +89,7 @@ var guaranteeMutations = []mutation{
 		}
 		return resize(f, out)
 	}},
-	{name: "chunk for an empty file", tiling: "empty file", overlap: "empty file", empty: true, mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
+	{name: "chunk for an empty file", tiling: "empty file", overlap: "empty file", partial: "empty file", empty: true, mutate: func(f *corpusFile, c config, s []chunk.Span) []chunk.Span {
 		return append(s, chunk.Span{})
 	}},
 	// Overlapping chunks of a tree method are not mutated: there is none.
@@ -238,6 +239,9 @@ func checkMutations(t *testing.T, ms []*chunk.Method) {
 			want := m.tiling
 			if c.overlap {
 				want = m.overlap
+			}
+			if c.Method.Partial {
+				want = m.partial
 			}
 			if want == "" || (m.applies != nil && !m.applies(c)) {
 				continue

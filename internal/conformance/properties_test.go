@@ -13,6 +13,7 @@ import (
 
 	"github.com/castchunk/castchunk/internal/cast"
 	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/function"
 	"github.com/castchunk/castchunk/internal/sliding"
 )
 
@@ -93,16 +94,22 @@ func checkSpans(f *corpusFile, c config, spans []chunk.Span) []string {
 
 // checkGuarantees returns the violations of the guarantees every method
 // keeps (docs/design.md, "Guarantees"): verbatim content that tiles the
-// file, or with overlap covers it in order (1, 2), sizes within the budget
-// (3), and for a method that reads the tree, syntactic integrity (4).
+// file, or with overlap covers it in order (1, 2), or for a method whose
+// chunks cover part of it (Partial) chunks in order and apart; sizes
+// within the budget (3), and for a method that reads the tree and tiles,
+// syntactic integrity (4; function's own rule says which nodes it keeps
+// whole).
 func checkGuarantees(f *corpusFile, c config, spans []chunk.Span) []string {
-	errs := checkSizes(f, c.Budget, spans)
-	if c.overlap {
+	errs := checkSizes(f, c.Budget, spans, c.Method.Partial)
+	switch {
+	case c.Method.Partial:
+		errs = append(errs, checkPartial(spans)...)
+	case c.overlap:
 		errs = append(errs, checkCover(f, spans)...)
-	} else {
+	default:
 		errs = append(errs, checkTiling(f, spans)...)
 	}
-	if len(errs) == 0 && c.Method.NeedsTree {
+	if len(errs) == 0 && c.Method.NeedsTree && !c.Method.Partial {
 		errs = append(errs, checkIntegrity(f, c.Budget, spans)...)
 	}
 	return errs
@@ -123,8 +130,9 @@ type ruleSet struct {
 // rules are the methods' own rules. A method with none is held to the
 // guarantees alone, as a new method is until its rules are written here.
 var rules = map[*chunk.Method]ruleSet{
-	&cast.Method:    {check: castRules, mutations: castMutations},
-	&sliding.Method: {check: slidingRules, anyText: true, mutations: slidingMutations},
+	&cast.Method:     {check: castRules, mutations: castMutations},
+	&sliding.Method:  {check: slidingRules, anyText: true, mutations: slidingMutations},
+	&function.Method: {check: functionRules, mutations: functionMutations},
 }
 
 // castRules: where cast's boundaries fall (docs/design.md, "Where
@@ -160,13 +168,14 @@ func slidingOptions(c config) sliding.Options {
 
 // checkSizes: every span is a non-empty range of the file, its recorded size
 // is the size of its bytes (guarantee 3) and within the budget; an empty
-// file has no chunk.
-func checkSizes(f *corpusFile, budget int, spans []chunk.Span) []string {
+// file has no chunk, and another one has some unless partial (the method
+// covers part of a file, maybe none of it).
+func checkSizes(f *corpusFile, budget int, spans []chunk.Span, partial bool) []string {
 	var errs []string
 	if len(f.src) == 0 && len(spans) != 0 {
 		errs = append(errs, fmt.Sprintf("empty file gives %d chunks, want none", len(spans)))
 	}
-	if len(f.src) > 0 && len(spans) == 0 {
+	if len(f.src) > 0 && len(spans) == 0 && !partial {
 		errs = append(errs, "no chunk for a file that is not empty")
 	}
 	for i, s := range spans {
@@ -208,6 +217,19 @@ func checkTiling(f *corpusFile, spans []chunk.Span) []string {
 	}
 	if !bytes.Equal(cat.Bytes(), f.src) {
 		errs = append(errs, "the chunks concatenated are not the file")
+	}
+	return errs
+}
+
+// checkPartial: chunks that cover part of the file come in order, each
+// after the end of the one before (verbatim content: they are ranges of
+// the file, which checkSizes checks).
+func checkPartial(spans []chunk.Span) []string {
+	var errs []string
+	for i := 1; i < len(spans); i++ {
+		if p, s := spans[i-1], spans[i]; s.Start < p.End {
+			errs = append(errs, fmt.Sprintf("chunk %d starts at byte %d, before the previous ended at %d", i, s.Start, p.End))
+		}
 	}
 	return errs
 }

@@ -71,6 +71,7 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
+	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/tsc/match"
 )
@@ -321,6 +322,26 @@ func (f *Finder) findWhole(c *compiled, src []byte, tree *sitter.Tree) []Def {
 	defs := sortDedup(all)
 	markMethods(defs)
 	return defs
+}
+
+// functionKinds are the kinds that are functions to a chunker.
+var functionKinds = map[string]bool{"function": true, "method": true, "constructor": true}
+
+// ChunkDefs returns defs as a chunker reads them (chunk.Input.Defs): each
+// with its role instead of its kind, in the same order.
+func ChunkDefs(defs []Def) []chunk.Def {
+	out := make([]chunk.Def, len(defs))
+	for i, d := range defs {
+		role := chunk.RoleOther
+		switch {
+		case functionKinds[d.Kind]:
+			role = chunk.RoleFunction
+		case typeKinds[d.Kind]:
+			role = chunk.RoleType
+		}
+		out[i] = chunk.Def{Role: role, Start: d.Start, End: d.End}
+	}
+	return out
 }
 
 // typeKinds are the kinds whose directly nested functions are methods.

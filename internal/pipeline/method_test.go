@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/castchunk/castchunk/internal/cache"
 	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/function"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/pipeline"
@@ -219,5 +221,56 @@ func TestDetection(t *testing.T) {
 	want = "gen/model.py:chunked:python:cast notes.txt:unsupported:: package-lock.json:chunked:json:cast "
 	if got != want {
 		t.Errorf("attributes:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestFunctionMethod: the function method gets the file's definitions from
+// the pipeline (in a worker process too), its chunks cover part of the file
+// and pass the pipeline's check of its guarantee, a file without a function
+// is chunked into no record, and a cache entry of it is kept unless it
+// overlaps.
+func TestFunctionMethod(t *testing.T) {
+	withFuncs := "import os\n\n# adds\ndef add(a, b):\n    return a + b\n\nX = add(1, 2)\n\nclass C:\n    def m(self):\n        return 1\n"
+	_, jobs := setup(t, []file{{"f.py", withFuncs}, {"none.py", "X = 1\nprint(X)\n"}})
+	c, err := cache.Open(t.TempDir(), "function salt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, inProcess := range []bool{true, false} {
+		cfg := pipeline.Config{Jobs: 2, Setup: chunk.Setup{Method: &function.Method, Budget: 100}, InProcess: inProcess, Cache: c}
+		for pass := range 2 {
+			rs := run(t, jobs, cfg)
+			var got []string
+			for _, r := range decode(t, rs[0].Records) {
+				got = append(got, r.Content)
+				if withFuncs[r.StartByte:r.EndByte] != r.Content || r.Method != "function" {
+					t.Errorf("record %+v is not the file's bytes", r)
+				}
+			}
+			want := []string{"# adds\ndef add(a, b):\n    return a + b", "    def m(self):\n        return 1"}
+			if !slices.Equal(got, want) || rs[0].Internal != nil {
+				t.Errorf("in process %v, pass %d: got %q (internal %v), want %q", inProcess, pass, got, rs[0].Internal, want)
+			}
+			if rs[1].Skip != plan.Chunked || len(rs[1].Records) != 0 || rs[1].Internal != nil {
+				t.Errorf("none.py: %v, records %q, internal %v", rs[1].Skip, rs[1].Records, rs[1].Internal)
+			}
+			if pass == 1 && !rs[0].Cached {
+				t.Error("the second run did not use the cache")
+			}
+		}
+	}
+	key := c.Key("python", []byte(withFuncs))
+	e, ok := c.Get(key)
+	if !ok || len(e.Spans) != 2 {
+		t.Fatalf("entry %v %+v", ok, e)
+	}
+	e.Spans[1].Start = e.Spans[0].End - 1 // overlaps the chunk before
+	e.Spans[1].Size = chunk.Size([]byte(withFuncs[e.Spans[1].Start:e.Spans[1].End]))
+	if err := c.Put(key, e); err != nil {
+		t.Fatal(err)
+	}
+	cfg := pipeline.Config{Jobs: 1, Setup: chunk.Setup{Method: &function.Method, Budget: 100}, InProcess: true, Cache: c}
+	if r := run(t, jobs, cfg)[0]; r.Cached {
+		t.Error("an entry whose chunks overlap was trusted")
 	}
 }

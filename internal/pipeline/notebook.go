@@ -68,6 +68,7 @@ type cellTree struct {
 	tree        *sitter.Tree
 	regions     []inject.Region
 	own, fences []outline.Def
+	defs        []chunk.Def // for a method that reads definitions (NeedsDefs)
 }
 
 // chunkCells chunks the notebook, with the fallback method when fallback
@@ -111,14 +112,14 @@ func (w *worker) chunkCells(r *Result, fallback bool) ([]chunk.Span, bool, error
 			return nil, false, err
 		}
 	}
-	spans := cellSpans(nb, cells, in, setup.Method.NeedsTree, chunker)
+	spans := cellSpans(nb, cells, in, setup.Method, chunker)
 	if w.enrich != nil {
 		if spans, r.Extras, err = w.enrich.Finish(spans, budget, setup.Overlapping()); err != nil {
 			return nil, false, err
 		}
 	}
 	if !setup.Overlapping() {
-		if err := chunk.CheckTiling(spans, len(nb.Text), setup.Budget); err != nil {
+		if err := setup.Method.CheckSpans(spans, len(nb.Text), setup.Budget); err != nil {
 			return nil, false, fmt.Errorf("internal error, %s chunker broke a guarantee on a notebook: %v", setup.Method.Name, err)
 		}
 	}
@@ -175,6 +176,11 @@ func (w *worker) parseCells(r *Result, setup chunk.Setup, parse bool) ([]cellTre
 				return cells, false, err
 			}
 		}
+		if setup.Method.NeedsDefs {
+			if ct.defs, err = w.methodDefs(ct.lang, text, tree, ct.regions); err != nil {
+				return cells, false, err
+			}
+		}
 	}
 	return cells, parsed, nil
 }
@@ -204,9 +210,10 @@ func closeCells(cells []cellTree, size int, w *worker) {
 // Markdown cell that starts with a heading joins the chunk before it only
 // when the first cell after the headings there joins too (or when that
 // chunk is headings alone): a chunk never ends on the heading of a section
-// the next chunk holds.
-func cellSpans(nb *notebook.Notebook, cells []cellTree, in chunk.Input, needsTree bool, chunker chunk.Chunker) []chunk.Span {
-	if !needsTree {
+// the next chunk holds. A method whose chunks cover part of the file
+// (Partial) merges no cells: what lies between its chunks is not its.
+func cellSpans(nb *notebook.Notebook, cells []cellTree, in chunk.Input, method *chunk.Method, chunker chunk.Chunker) []chunk.Span {
+	if !method.NeedsTree {
 		return append([]chunk.Span(nil), chunker.Chunk(in)...)
 	}
 	var m chunk.Measure
@@ -215,7 +222,7 @@ func cellSpans(nb *notebook.Notebook, cells []cellTree, in chunk.Input, needsTre
 	got := make([][]chunk.Span, len(nb.Cells)) // each cell's chunks, in the notebook's text
 	var starts []int32
 	for i, c := range nb.Cells {
-		cell := chunk.Input{Src: nb.Text[c.Start:c.End], Tree: cells[i].tree, Budget: in.Budget, Embedded: inject.ForChunker(cells[i].regions)}
+		cell := chunk.Input{Src: nb.Text[c.Start:c.End], Tree: cells[i].tree, Budget: in.Budget, Embedded: inject.ForChunker(cells[i].regions), Defs: cells[i].defs}
 		if in.TokenStarts != nil {
 			starts = cellStarts(starts[:0], in.TokenStarts, c.Start, c.End)
 			cell.TokenStarts = starts
@@ -231,7 +238,7 @@ func cellSpans(nb *notebook.Notebook, cells []cellTree, in chunk.Input, needsTre
 		n := len(spans)
 		joins := func(j int) bool { return len(got[j]) == 1 && m.Fits(spans[n-1].Start, nb.Cells[j].End) }
 		section := startsSection(nb, i)
-		if open && joins(i) && (!section || headings || bodyJoins(nb, i, joins)) {
+		if open && !method.Partial && joins(i) && (!section || headings || bodyJoins(nb, i, joins)) {
 			spans[n-1].End, spans[n-1].Size = c.End, spans[n-1].Size+got[i][0].Size
 			headings = headings && section
 			continue

@@ -25,6 +25,7 @@ import (
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
 	"github.com/castchunk/castchunk/internal/notebook"
+	"github.com/castchunk/castchunk/internal/outline"
 	"github.com/castchunk/castchunk/internal/parse"
 	"github.com/castchunk/castchunk/internal/plan"
 	"github.com/castchunk/castchunk/internal/record"
@@ -223,11 +224,12 @@ type worker struct {
 	parser          *parse.Parser
 	chunker         chunk.Chunker
 	fallback        chunk.Setup
-	fallbackChunker chunk.Chunker  // made when first needed
-	sizer           chunk.Sizer    // checks cache entries
-	enrich          *enrich.Worker // nil when Config.Enrich asks for nothing
-	inject          *inject.Finder // finds embedded regions
-	free            chan []byte    // read buffers to reuse
+	fallbackChunker chunk.Chunker   // made when first needed
+	sizer           chunk.Sizer     // checks cache entries
+	enrich          *enrich.Worker  // nil when Config.Enrich asks for nothing
+	inject          *inject.Finder  // finds embedded regions
+	defs            *outline.Finder // finds the definitions a method reads (NeedsDefs); nil when it reads none
+	free            chan []byte     // read buffers to reuse
 	ctx             context.Context
 	big             chan struct{} // one big file parsed at a time (bigParse); nil: no limit
 	remote          *remote       // the worker process that runs the grammars; nil: this process
@@ -253,6 +255,9 @@ func newWorker(cfg Config, free chan []byte) *worker {
 	if cfg.Enrich.Any() {
 		w.enrich = enrich.NewWorker(cfg.Enrich)
 	}
+	if cfg.Setup.Method.NeedsDefs {
+		w.defs = outline.NewFinder()
+	}
 	return w
 }
 
@@ -266,6 +271,9 @@ func (w *worker) close() {
 	}
 	w.parser.Close()
 	w.inject.Close()
+	if w.defs != nil {
+		w.defs.Close()
+	}
 	w.chunker.Close()
 	if w.fallbackChunker != nil {
 		w.fallbackChunker.Close()
@@ -445,7 +453,7 @@ func (w *worker) valid(s chunk.Setup, e cache.Entry, path string, src []byte) bo
 	w.sizer.Reset(src)
 	defer w.sizer.Release()
 	if !s.Overlapping() {
-		if chunk.Check(&w.sizer, e.Spans, s.Budget) != nil {
+		if chunk.CheckWith(s.Method.CheckSpans, &w.sizer, e.Spans, s.Budget) != nil {
 			return false
 		}
 	} else if !w.validWindows(s, e.Spans, src) {
@@ -584,6 +592,11 @@ func (w *worker) chunk(r *Result, src []byte) (spans []chunk.Span, parsed bool, 
 	if !setup.Method.NeedsTree {
 		in.Tree, in.Embedded = nil, nil // the method is the same with or without a tree
 	}
+	if setup.Method.NeedsDefs && tree != nil {
+		if in.Defs, err = w.methodDefs(r.Lang, src, tree, regions); err != nil {
+			return nil, false, err
+		}
+	}
 	spans = chunker.Chunk(in)
 	if w.enrich != nil {
 		if spans, r.Extras, err = w.enrich.Finish(spans, budget, setup.Overlapping()); err != nil {
@@ -591,11 +604,40 @@ func (w *worker) chunk(r *Result, src []byte) (spans []chunk.Span, parsed bool, 
 		}
 	}
 	if !setup.Overlapping() {
-		if err := chunk.CheckTiling(spans, len(src), setup.Budget); err != nil {
+		if err := setup.Method.CheckSpans(spans, len(src), setup.Budget); err != nil {
 			return nil, false, fmt.Errorf("internal error, %s chunker broke a guarantee: %v", setup.Method.Name, err)
 		}
 	}
 	return spans, parsed, nil
+}
+
+// methodDefs returns the definitions of src for a method that reads them
+// (chunk.Method.NeedsDefs): its tree's and its embedded regions', merged
+// in outline.Find's order (as enrich.Worker.Defs finds them for headers).
+func (w *worker) methodDefs(l *lang.Language, src []byte, tree *sitter.Tree, regions []inject.Region) ([]chunk.Def, error) {
+	if l == nil || tree == nil {
+		return nil, nil
+	}
+	own, err := w.defs.Find(l, src, tree)
+	if err != nil {
+		return nil, err
+	}
+	lists := [][]outline.Def{own}
+	for _, g := range regions {
+		if g.Tree == nil {
+			continue
+		}
+		found, err := w.defs.Find(g.Lang, src, g.Tree)
+		if err != nil {
+			return nil, err
+		}
+		lists = append(lists, found)
+	}
+	all := own
+	if len(lists) > 1 {
+		all = outline.Merge(lists...)
+	}
+	return outline.ChunkDefs(all), nil
 }
 
 // bigFile waits, for a file of size bytes from bigParse on, until no other

@@ -254,11 +254,16 @@ func (v *Verifier) checkTokens(r *record.Record) {
 
 // checkTiling checks that the chunks cover the file in order: no gap ever,
 // and no overlap except between sliding windows that are meant to share
-// lines.
+// lines. A method whose chunks cover part of the file (chunk.Method.Partial:
+// function) may leave gaps, before its first chunk too, and never overlaps.
 func (v *Verifier) checkTiling(f *file, r *record.Record) {
 	first := f.records == 0
 	f.records++
+	partial := partial(f.method)
 	switch {
+	case partial && r.StartByte < f.covered:
+		v.problem(r, fmt.Sprintf("overlaps the previous chunk by %d bytes", f.covered-r.StartByte))
+	case partial:
 	case first && r.StartByte != 0:
 		v.problem(r, fmt.Sprintf("the file's first chunk starts at byte %d, not 0", r.StartByte))
 	case !first && r.StartByte > f.covered:
@@ -269,6 +274,10 @@ func (v *Verifier) checkTiling(f *file, r *record.Record) {
 	f.prevStart = r.StartByte
 	f.covered = max(f.covered, r.EndByte)
 }
+
+// partial reports whether m's chunks cover part of the file (nil: an
+// unknown method, which must tile it).
+func partial(m *chunk.Method) bool { return m != nil && m.Partial }
 
 // mayOverlap reports whether m's chunks may overlap (nil: an unknown method).
 func mayOverlap(m *chunk.Method) bool { return m != nil && m.MayOverlap() }
@@ -413,14 +422,14 @@ func (v *Verifier) checkID(f *file, r *record.Record) {
 }
 
 // Finish completes the checks of the file under way: no chunk may be
-// missing at its end. Call it after the last record.
+// missing at its end, unless its method covers part of the file. Call it after the last record.
 func (v *Verifier) Finish() {
 	f := v.cur
 	if f == nil {
 		return
 	}
 	v.cur = nil
-	if !f.unreadable && f.covered != len(f.data) {
+	if !f.unreadable && !partial(f.method) && f.covered != len(f.data) {
 		v.fileProblem(f.path, fmt.Sprintf("chunks end at byte %d, the file has %d bytes: chunks are missing at the end", f.covered, len(f.data)))
 	}
 }

@@ -476,6 +476,33 @@ func TestVerifySlidingOverlap(t *testing.T) {
 	}
 }
 
+// TestVerifyPartial: the function method's chunks cover part of the file:
+// gaps before, between and after them are no problem, an overlap still is,
+// and the same gaps under cast are.
+func TestVerifyPartial(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "s.py"), []byte(fileS), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	span := func(a, b int) chunk.Span { // lines [a, b), 1-based
+		s, e := lineAt(fileS, a), lineAt(fileS, b)
+		return chunk.Span{Start: s, End: e, Size: chunk.Size([]byte(fileS[s:e]))}
+	}
+	build := func(method string, spans ...chunk.Span) []record.Record {
+		return decode(t, encode(t, nil, "s.py", method, []byte(fileS), spans))
+	}
+	gaps := []chunk.Span{span(2, 3), span(4, 6)}
+	if _, lines := check(root, 0, build("function", gaps...)); len(lines) != 0 {
+		t.Errorf("function chunks with gaps rejected:\n%s", strings.Join(lines, "\n"))
+	}
+	if _, lines := check(root, 0, build("cast", gaps...)); len(lines) != 3 {
+		t.Errorf("cast chunks with gaps: got\n%s", strings.Join(lines, "\n"))
+	}
+	if _, lines := check(root, 0, build("function", span(2, 4), span(3, 5))); len(lines) != 1 || !strings.HasPrefix(lines[0], "s.py: chunk 1: overlaps") {
+		t.Errorf("function chunks that overlap: got\n%s", strings.Join(lines, "\n"))
+	}
+}
+
 // TestVerifyRepeatedContent: chunks with identical content get ids with
 // increasing k, and verify accepts them (sliding windows repeat content).
 func TestVerifyRepeatedContent(t *testing.T) {
