@@ -43,6 +43,7 @@ var ErrTooMuchWork = errors.New("the parse gave up")
 
 // Why a parse gave up, after ErrTooMuchWork.
 var (
+	errStateMemory = fmt.Errorf("%w: no memory for the grammar scanner's state buffer (8 bytes per byte of the file)", ErrTooMuchWork)
 	errOverLexed   = fmt.Errorf("%w: it lexed the file over 1,024 times (an input this grammar handles in quadratic time)", ErrTooMuchWork)
 	errOverScanned = fmt.Errorf("%w: its scanner rebuilt its state over 256 times the file's length (nesting this grammar handles in quadratic time)", ErrTooMuchWork)
 )
@@ -117,6 +118,9 @@ func (p *Parser) Parse(src []byte, l *lang.Language) (*sitter.Tree, error) {
 		// its finished tree, found by make fuzz-grammars), so the next
 		// file gets a parser of its own.
 		p.renew()
+		if p.src.OutOfMemory() {
+			return nil, errStateMemory
+		}
 		if p.src.Overflowed() {
 			return nil, ErrScannerState
 		}

@@ -85,8 +85,15 @@ func (c *Conn) Settled() {
 	peak := use.Maxrss << 10 // the load's peak, which Reply's peak then starts from
 	debug.FreeOSMemory()     // what loading took and let go is not held
 	now := used()
-	c.held = memory{resident: max(0, now.resident-c.start.resident, peak-c.start.resident-retireAt/2), data: max(0, now.data-c.start.data)}
+	held := memory{resident: max(0, now.resident-c.start.resident, peak-c.start.resident-retireAt/2), data: max(0, now.data-c.start.data)}
+	if held.resident >= settledMin { // a set-up of a few megabytes changes nothing
+		c.held = held
+	}
 }
+
+// settledMin is the least a set-up must hold for the ceilings to count
+// from it: below, a worker's limits are the calls' own, as before.
+const settledMin = 32 << 20
 
 // memory is what the process holds: its resident bytes, and its data
 // segment's (what RLIMIT_DATA bounds: the Go heap's arenas stay mapped
@@ -167,7 +174,7 @@ func setMemory(limit int64) error {
 		return fmt.Errorf("worker: reading its memory limit: %w", err)
 	}
 	soft := uint64(limit)
-	if limit <= 0 || soft > lim.Max {
+	if limit <= 0 || soft > lim.Max || raceBuild {
 		soft = lim.Max
 	}
 	lim.Cur = soft

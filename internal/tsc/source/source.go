@@ -103,7 +103,7 @@ typedef struct {
 	int count_at;    // where its state holds a uint16 count of what deserialize rebuilds; -1: nowhere
 	char *state;     // the scanner writes its state here: mmap'ed, a guard page after it
 	size_t capacity; // bytes before the guard page
-	int overflow;    // the scanner wrote more than SERIAL_LIMIT bytes
+	int overflow;    // 1: the scanner wrote more than SERIAL_LIMIT bytes; 2: no memory for its state
 	uint64_t checks;    // progress checks made: one per 100 parser operations
 	uint64_t reads;     // pieces of the text handed to the lexer
 	uint64_t max_reads; // past this, the parse gives up as overworked
@@ -312,7 +312,7 @@ static TSTree *parse_source(TSParser *parser, source *s) {
 	s->scanned = 0;
 	s->max_scanned = (uint64_t)MAX_SCANNED * seen + (4u << 20);
 	if (s->serialize != NULL && !grow_state(s, 8 * (size_t)s->length + 65536)) {
-		s->overflow = 1;
+		s->overflow = 2; // no memory for the state buffer: not the grammar's nesting
 		return NULL;
 	}
 	TSInput input = { s, read_source, 0, NULL };
@@ -411,6 +411,10 @@ func (s *Source) SetLanguage(p *sitter.Parser, l *sitter.Language, stackCountAt 
 // Overflowed reports whether the last parse's external scanner kept a
 // state larger than tree-sitter allows; Parse then returned nil.
 func (s *Source) Overflowed() bool { return s.c.overflow != 0 }
+
+// OutOfMemory reports whether the last parse could not start for want of
+// memory for the scanner's state buffer (Overflowed then holds too).
+func (s *Source) OutOfMemory() bool { return s.c.overflow == 2 }
 
 // HTMLTagCount is where tree-sitter-html's scanner state holds the count of
 // open tags (after the count of those it saved), for SetLanguage.
