@@ -113,28 +113,7 @@ func readTop(data []byte) (file, error) {
 	fields := map[string]*json.RawMessage{"version": nil, "truncation": &f.Truncation, "padding": &f.Padding,
 		"normalizer": &f.Normalizer, "pre_tokenizer": &f.PreTokenizer, "post_processor": &f.PostProcessor,
 		"decoder": &f.Decoder, "model": &f.Model, "added_tokens": nil}
-	raw := map[string]json.RawMessage{}
-	s := &jsonScanner{b: data}
-	var key []byte
-	err := s.object(func() error {
-		var err error
-		if key, err = s.str(key[:0]); err != nil {
-			return err
-		}
-		if err := s.colon(); err != nil {
-			return err
-		}
-		s.ws()
-		start := s.i
-		if err := s.skip(); err != nil {
-			return err
-		}
-		raw[string(key)] = data[start:s.i]
-		return nil
-	})
-	if err == nil && s.peek() != 0 {
-		err = s.errorf("text after the top-level object")
-	}
+	raw, err := topFields(data)
 	if err != nil {
 		return f, fmt.Errorf("not a tokenizer.json: %v", err)
 	}

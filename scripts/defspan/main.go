@@ -110,54 +110,66 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: defspan -root DIR -budget N RUN.jsonl...")
 		os.Exit(2)
 	}
-	// chunks[i][path]: the spans of input i, in order; lang[path]: its language.
-	chunks := make([]map[string][]span, len(inputs))
-	lang := map[string]string{}
-	var paths []string
+	r := readRuns(inputs)
+	report(r.tally(*root, *budget))
+}
+
+// runs are the records of the inputs: chunks[i][path] the spans of input
+// i, in order; lang[path] its language; paths sorted.
+type runs struct {
+	chunks []map[string][]span
+	lang   map[string]string
+	paths  []string
+}
+
+// readRuns reads the spans of every input's records.
+func readRuns(inputs []string) *runs {
+	r := &runs{chunks: make([]map[string][]span, len(inputs)), lang: map[string]string{}}
 	for i, in := range inputs {
-		chunks[i] = map[string][]span{}
+		r.chunks[i] = map[string][]span{}
 		f, err := os.Open(in)
 		check(err)
 		sc := bufio.NewScanner(f)
 		sc.Buffer(make([]byte, 1<<20), 1<<30)
 		for sc.Scan() {
-			var r struct {
+			var rec struct {
 				Path      string `json:"path"`
 				Language  string `json:"language"`
 				StartByte int    `json:"start_byte"`
 				EndByte   int    `json:"end_byte"`
 			}
-			check(json.Unmarshal(sc.Bytes(), &r))
-			if _, ok := lang[r.Path]; !ok {
-				lang[r.Path] = r.Language
-				paths = append(paths, r.Path)
+			check(json.Unmarshal(sc.Bytes(), &rec))
+			if _, ok := r.lang[rec.Path]; !ok {
+				r.lang[rec.Path] = rec.Language
+				r.paths = append(r.paths, rec.Path)
 			}
-			chunks[i][r.Path] = append(chunks[i][r.Path], span{r.StartByte, r.EndByte})
+			r.chunks[i][rec.Path] = append(r.chunks[i][rec.Path], span{rec.StartByte, rec.EndByte})
 		}
 		check(sc.Err())
 		f.Close()
 	}
-	sort.Strings(paths)
+	sort.Strings(r.paths)
+	return r
+}
 
+// tally parses each file and counts, by language, its definitions, those
+// within budget, and those each input keeps whole.
+func (r *runs) tally(root string, budget int) map[string]*tally {
 	tallies := map[string]*tally{}
-	get := func(name string) *tally {
+	count := func(name string, data []byte, p string, defs []span) {
 		t := tallies[name]
 		if t == nil {
-			t = &tally{whole: make([]int, len(inputs)), wholeFit: make([]int, len(inputs))}
+			t = &tally{whole: make([]int, len(r.chunks)), wholeFit: make([]int, len(r.chunks))}
 			tallies[name] = t
 		}
-		return t
-	}
-	count := func(name string, data []byte, p string, defs []span) {
-		t := get(name)
 		for _, d := range defs {
-			fits := size(data[d.start:d.end]) <= *budget
+			fits := size(data[d.start:d.end]) <= budget
 			t.defs++
 			if fits {
 				t.fit++
 			}
-			for i := range inputs {
-				if inside(chunks[i][p], d) {
+			for i := range r.chunks {
+				if inside(r.chunks[i][p], d) {
 					t.whole[i]++
 					if fits {
 						t.wholeFit[i]++
@@ -167,27 +179,31 @@ func main() {
 		}
 	}
 	parsers := map[string]*sitter.Parser{}
-	for _, p := range paths {
-		l, ok := languages[lang[p]]
+	for _, p := range r.paths {
+		l, ok := languages[r.lang[p]]
 		if !ok {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(*root, p))
+		data, err := os.ReadFile(filepath.Join(root, p))
 		check(err)
-		ps := parsers[lang[p]]
+		ps := parsers[r.lang[p]]
 		if ps == nil {
 			ps = sitter.NewParser()
 			check(ps.SetLanguage(sitter.NewLanguage(l.grammar())))
-			parsers[lang[p]] = ps
+			parsers[r.lang[p]] = ps
 		}
 		tree := ps.Parse(data, nil)
-		count(lang[p], data, p, definitions(tree, l.kinds))
+		count(r.lang[p], data, p, definitions(tree, l.kinds))
 		tree.Close()
-		if lang[p] == "go" {
+		if r.lang[p] == "go" {
 			count("go/ast", data, p, goDefinitions(data))
 		}
 	}
+	return tallies
+}
 
+// report writes one JSON line per language, in name order.
+func report(tallies map[string]*tally) {
 	var names []string
 	for n := range tallies {
 		names = append(names, n)
