@@ -24,6 +24,9 @@ type Method struct {
 	// left out. Verify, the pipeline and the cache then check that instead
 	// of tiling (CheckPartial).
 	Partial bool
+	// Pieces: a chunk may be made of several pieces of the file
+	// (Span.Pieces); every record of the method carries them (ranges).
+	Pieces bool
 	// Picks names what a Partial method chunks, for people ("a function"):
 	// a run whose files hold none says so.
 	Picks   string
