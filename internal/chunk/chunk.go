@@ -9,6 +9,7 @@ package chunk
 
 import (
 	"fmt"
+	"slices"
 	"unicode"
 	"unicode/utf8"
 )
@@ -35,6 +36,11 @@ type Piece struct{ Start, End int }
 // whatever the file's line ends (docs/design.md, "Chunks of several
 // pieces").
 const Joiner = "\n"
+
+// Equal reports whether s and o are the same chunk, pieces included.
+func (s Span) Equal(o Span) bool {
+	return s.Start == o.Start && s.End == o.End && s.Size == o.Size && slices.Equal(s.Pieces, o.Pieces)
+}
 
 // Whole reports whether the chunk holds all of [Start, End).
 func (s Span) Whole() bool { return s.Pieces == nil }

@@ -78,10 +78,11 @@ type Input struct {
 	// embedded regions' among them: sorted by Start, of two starting
 	// together the longer first (an enclosing one before what it holds).
 	Defs []Def
-	// MemberPrivate reports whether src[start:end], a member of the type
-	// Defs[owner] that is no definition (a field, a constant), is private
-	// by the file's language (lang.Privacy); set with Defs.
-	MemberPrivate func(start, end, owner int) bool
+	// Member reports whether src[start:end], a member of the type
+	// Defs[owner] that is no definition (a field, a constant, a block), is
+	// part of its declaration: not private by the file's language
+	// (lang.Privacy), and no block of code (an initializer); set with Defs.
+	Member func(start, end, owner int) bool
 	// Embedded are the regions of Src that other trees describe, sorted
 	// and apart: code in another language than the file's (a Markdown
 	// fence's Rust), parsed by its own grammar over Src's bytes.
@@ -98,6 +99,10 @@ type Def struct {
 	// Private: the file's language hides it from its public interface
 	// (lang.Privacy): declaration chunking leaves it out.
 	Private bool
+	// Body is the range of its body (a function's block, a class's member
+	// list), as package outline finds it; zero when it has none (an
+	// interface's method, a prototype) or none is known.
+	Body Piece
 }
 
 // Role is what a definition is to a chunker.

@@ -138,7 +138,7 @@ func sameSpans(a, b []chunk.Span) bool {
 		return false
 	}
 	for i := range a {
-		if a[i] != b[i] {
+		if !a[i].Equal(b[i]) {
 			return false
 		}
 	}

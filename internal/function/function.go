@@ -83,8 +83,8 @@ func (c *Chunker) Chunk(in chunk.Input) []chunk.Span {
 		if d.End > len(in.Src) {
 			break
 		}
-		node := nodeOf(in, d)
-		start := lead(in.Src, node, d, in.Defs, prev)
+		node := NodeOf(in, d)
+		start := Lead(in.Src, node, d, in.Defs, prev)
 		if c.m.Fits(start, d.End) {
 			c.out = append(c.out, chunk.Span{Start: start, End: d.End, Size: c.m.Size(start, d.End)})
 		} else {
@@ -95,10 +95,10 @@ func (c *Chunker) Chunk(in chunk.Input) []chunk.Span {
 	return c.out
 }
 
-// nodeOf returns the syntax node of d: in the tree of the embedded region
+// NodeOf returns the syntax node of d: in the tree of the embedded region
 // that holds it, else in the file's; nil when no node has d's range (a
 // definition a query made of several nodes).
-func nodeOf(in chunk.Input, d chunk.Def) *sitter.Node {
+func NodeOf(in chunk.Input, d chunk.Def) *sitter.Node {
 	tree := in.Tree
 	for _, e := range in.Embedded {
 		if e.Start <= d.Start && d.End <= e.End && e.Tree != nil {
@@ -118,12 +118,12 @@ func nodeOf(in chunk.Input, d chunk.Def) *sitter.Node {
 	return n
 }
 
-// lead returns where the chunk of d starts: before what the grammar wraps
+// Lead returns where the chunk of d starts: before what the grammar wraps
 // around its node and what travels with it (wrappers), then before the
 // comments directly above it (comments), then at the start of its line
 // when only indentation comes before it there; never before prev, the end
 // of the previous function.
-func lead(src []byte, n *sitter.Node, d chunk.Def, defs []chunk.Def, prev int) int {
+func Lead(src []byte, n *sitter.Node, d chunk.Def, defs []chunk.Def, prev int) int {
 	start := d.Start
 	if n != nil {
 		start = wrappers(src, n, d, defs)

@@ -25,7 +25,7 @@ type Privacy struct {
 	// private (Rust's pub); with Members, only a member of a type is (C#:
 	// a class's member with no access modifier). Members of an interface,
 	// a trait, an enum or an impl of a trait ("Trait for Type") are public
-	// whatever their words.
+	// whatever their words, and so is an impl (Rust's impl has no pub).
 	Public  []string
 	Members bool
 }
@@ -39,6 +39,9 @@ type Decl struct {
 	// Lead is the text before the name (modifiers, keywords), or a
 	// field's whole text.
 	Lead []byte
+	// Kind is its kind (outline's kinds), empty for a member that is no
+	// definition.
+	Kind string
 	// Owner is the kind and name of the type it is a member of (outline's
 	// kinds); empty at the top level.
 	OwnerKind, OwnerName string
@@ -67,7 +70,7 @@ func (p Privacy) Hides(d Decl) bool {
 			return true
 		}
 	}
-	if len(p.Public) == 0 || p.Members && d.OwnerKind == "" || publicMembers(d.OwnerKind, d.OwnerName) {
+	if len(p.Public) == 0 || p.Members && d.OwnerKind == "" || d.Kind == "impl" || publicMembers(d.OwnerKind, d.OwnerName) {
 		return false
 	}
 	for _, w := range words {

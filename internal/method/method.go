@@ -8,6 +8,7 @@ package method
 import (
 	"github.com/castchunk/castchunk/internal/cast"
 	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/declaration"
 	"github.com/castchunk/castchunk/internal/function"
 	"github.com/castchunk/castchunk/internal/sliding"
 )
@@ -17,6 +18,7 @@ var registry = []*chunk.Method{
 	&cast.Method,
 	&sliding.Method,
 	&function.Method,
+	&declaration.Method,
 }
 
 // All returns the methods, the default first.

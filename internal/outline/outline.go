@@ -115,8 +115,11 @@ type Def struct {
 	// NameStart is where its name starts in the file (its first @name
 	// capture): what comes between Start and it is its modifiers.
 	NameStart int
-	// Private: the language's rule hides it (MarkPrivate; lang.Privacy).
+	// Private: the language's rule hides it (Declare; lang.Privacy).
 	Private bool
+	// BodyStart and BodyEnd are the range of its body (Declare, Body);
+	// both 0 when it has none.
+	BodyStart, BodyEnd int
 }
 
 // MaxName is the longest name kept, in bytes: a CSS selector list or a
@@ -344,22 +347,23 @@ func ChunkDefs(defs []Def) []chunk.Def {
 		case typeKinds[d.Kind]:
 			role = chunk.RoleType
 		}
-		out[i] = chunk.Def{Role: role, Start: d.Start, End: d.End, Private: d.Private}
+		out[i] = chunk.Def{Role: role, Start: d.Start, End: d.End, Private: d.Private, Body: chunk.Piece{Start: d.BodyStart, End: d.BodyEnd}}
 	}
 	return out
 }
 
-// MarkPrivate sets Private on each of defs (a list Find returned for src
-// in language l) that l's rule hides (lang.Privacy), each read with the
-// type it is directly in.
-func MarkPrivate(l *lang.Language, src []byte, defs []Def) {
+// Declare prepares defs (a list Find returned for src in language l,
+// over tree) for declaration chunking: each is Private when l's rule hides
+// it (lang.Privacy), read with the type it is directly in, and has the
+// range of its body (Body).
+func Declare(l *lang.Language, src []byte, tree *sitter.Tree, defs []Def) {
 	var open []int
 	for i := range defs {
 		for len(open) > 0 && defs[open[len(open)-1]].End <= defs[i].Start {
 			open = open[:len(open)-1]
 		}
 		d := &defs[i]
-		decl := lang.Decl{Name: nameAt(src, d.NameStart)}
+		decl := lang.Decl{Name: nameAt(src, d.NameStart), Kind: d.Kind}
 		if d.NameStart >= d.Start && d.NameStart <= len(src) {
 			decl.Lead = src[d.Start:d.NameStart]
 		}
@@ -369,14 +373,86 @@ func MarkPrivate(l *lang.Language, src []byte, defs []Def) {
 			}
 		}
 		d.Private = l.Private.Hides(decl)
+		if b := Body(nodeAt(tree, d.Start, d.End), src); b != nil {
+			d.BodyStart, d.BodyEnd = int(b.StartByte()), int(b.EndByte())
+		}
 		open = append(open, i)
 	}
 }
 
-// MemberPrivate reports whether the member src[start:end] of the type
-// owner (a field, a constant: no definition) is private by l's rule.
-func MemberPrivate(l *lang.Language, src []byte, start, end int, owner Def) bool {
-	return l.Private.Hides(lang.Decl{Lead: src[start:end], OwnerKind: owner.Kind, OwnerName: owner.Name})
+// Member reports whether src[start:end], a member of the body of type
+// owner that is no definition (a field, a constant, a block), belongs in
+// owner's declaration: it is no block of code (it has no Body: Java's
+// static { }, Kotlin's init { }) and l's rule does not hide it.
+func Member(l *lang.Language, src []byte, tree *sitter.Tree, start, end int, owner Def) bool {
+	if Body(nodeAt(tree, start, end), src) != nil {
+		return false
+	}
+	return !l.Private.Hides(lang.Decl{Lead: src[start:end], OwnerKind: owner.Kind, OwnerName: owner.Name})
+}
+
+// bodyField is the field tree-sitter grammars name a definition's body by.
+const bodyField = "body"
+
+// maxBodyDepth bounds how far down its last named children a node's body
+// is looked for (a declaration that binds an arrow function: its
+// declarator, then the function).
+const maxBodyDepth = 4
+
+// Body returns the body of a definition's node n: its child in the field
+// "body", on n or down its last named children; else n's last named child
+// when it has children, spans lines and is in no field (Kotlin's
+// class_body, Elixir's do block: grammars that name no body); nil when
+// there is none (an interface's method, a prototype, a Go struct, whose
+// type is a field).
+func Body(n *sitter.Node, src []byte) *sitter.Node {
+	top := n
+	for depth := 0; n != nil && depth < maxBodyDepth; depth++ {
+		if b := n.ChildByFieldName(bodyField); b != nil && b.EndByte() > b.StartByte() {
+			return b
+		}
+		n = lastNamed(n)
+	}
+	if top == nil {
+		return nil
+	}
+	for i := int(top.ChildCount()) - 1; i > 0; i-- {
+		k := top.Child(uint(i))
+		if !k.IsNamed() || k.IsExtra() {
+			continue
+		}
+		if k.ChildCount() > 0 && top.FieldNameForChild(uint32(i)) == "" && bytes.IndexByte(src[k.StartByte():k.EndByte()], '\n') >= 0 {
+			return k
+		}
+		return nil
+	}
+	return nil
+}
+
+// lastNamed returns n's last named child that is no extra, nil when none.
+func lastNamed(n *sitter.Node) *sitter.Node {
+	for i := int(n.ChildCount()) - 1; i >= 0; i-- {
+		if k := n.Child(uint(i)); k.IsNamed() && !k.IsExtra() {
+			return k
+		}
+	}
+	return nil
+}
+
+// nodeAt returns the outermost node of tree whose range is [start, end),
+// nil when none is.
+func nodeAt(tree *sitter.Tree, start, end int) *sitter.Node {
+	if tree == nil {
+		return nil
+	}
+	n := tree.RootNode().DescendantForByteRange(uint(start), uint(end))
+	if n == nil || int(n.StartByte()) != start || int(n.EndByte()) != end {
+		return nil
+	}
+	for p := n.Parent(); p != nil && p.StartByte() == n.StartByte() && p.EndByte() == n.EndByte(); p = p.Parent() {
+		n = p
+	}
+	return n
 }
 
 // nameAt returns the identifier that starts at src[i] (letters, digits,

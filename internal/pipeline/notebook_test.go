@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/enrich"
 	"github.com/castchunk/castchunk/internal/pipeline"
 	"github.com/castchunk/castchunk/internal/plan"
@@ -41,7 +42,7 @@ func TestSlidingNotebookParsesNothing(t *testing.T) {
 	if !context.Parsed || !strings.HasPrefix(context.Warning, "cell 0: embedded scala at line 4: ") {
 		t.Errorf("sliding --context: parsed %v, warning %q; want parsed, the fence named", context.Parsed, context.Warning)
 	}
-	if !slices.Equal(plain.Spans, context.Spans) {
+	if !slices.EqualFunc(plain.Spans, context.Spans, chunk.Span.Equal) {
 		t.Errorf("sliding: the spans differ with --context")
 	}
 }

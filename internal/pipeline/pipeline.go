@@ -593,7 +593,7 @@ func (w *worker) chunk(r *Result, src []byte) (spans []chunk.Span, parsed bool, 
 		in.Tree, in.Embedded = nil, nil // the method is the same with or without a tree
 	}
 	if setup.Method.NeedsDefs && tree != nil {
-		if in.Defs, in.MemberPrivate, err = w.methodDefs(r.Lang, src, tree, regions); err != nil {
+		if in.Defs, in.Member, err = w.methodDefs(r.Lang, src, tree, regions); err != nil {
 			return nil, false, err
 		}
 	}
@@ -614,8 +614,9 @@ func (w *worker) chunk(r *Result, src []byte) (spans []chunk.Span, parsed bool, 
 // methodDefs returns the definitions of src for a method that reads them
 // (chunk.Method.NeedsDefs): its tree's and its embedded regions', merged
 // in outline.Find's order (as enrich.Worker.Defs finds them for headers),
-// each marked private by its own language's rule; and the rule for the
-// members of its types (chunk.Input.MemberPrivate).
+// each prepared for declaration chunking by its own language and tree
+// (outline.Declare); and the rule for the members of its types
+// (chunk.Input.Member).
 func (w *worker) methodDefs(l *lang.Language, src []byte, tree *sitter.Tree, regions []inject.Region) ([]chunk.Def, func(start, end, owner int) bool, error) {
 	if l == nil || tree == nil {
 		return nil, nil, nil
@@ -624,7 +625,7 @@ func (w *worker) methodDefs(l *lang.Language, src []byte, tree *sitter.Tree, reg
 	if err != nil {
 		return nil, nil, err
 	}
-	outline.MarkPrivate(l, src, own)
+	outline.Declare(l, src, tree, own)
 	lists := [][]outline.Def{own}
 	for _, g := range regions {
 		if g.Tree == nil {
@@ -634,23 +635,23 @@ func (w *worker) methodDefs(l *lang.Language, src []byte, tree *sitter.Tree, reg
 		if err != nil {
 			return nil, nil, err
 		}
-		outline.MarkPrivate(g.Lang, src, found)
+		outline.Declare(g.Lang, src, g.Tree, found)
 		lists = append(lists, found)
 	}
 	all := own
 	if len(lists) > 1 {
 		all = outline.Merge(lists...)
 	}
-	private := func(start, end, owner int) bool {
-		o, in := all[owner], l
+	member := func(start, end, owner int) bool {
+		o, in, t := all[owner], l, tree
 		for _, g := range regions {
 			if g.Tree != nil && g.Start <= o.Start && o.End <= g.End {
-				in = g.Lang
+				in, t = g.Lang, g.Tree
 			}
 		}
-		return outline.MemberPrivate(in, src, start, end, o)
+		return outline.Member(in, src, t, start, end, o)
 	}
-	return outline.ChunkDefs(all), private, nil
+	return outline.ChunkDefs(all), member, nil
 }
 
 // bigFile waits, for a file of size bytes from bigParse on, until no other

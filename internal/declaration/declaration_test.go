@@ -1,0 +1,102 @@
+package declaration
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/lang"
+	"github.com/castchunk/castchunk/internal/outline"
+	"github.com/castchunk/castchunk/internal/parse"
+)
+
+// chunkText parses src as language name, finds its definitions and marks
+// them private as the pipeline does, and returns each chunk's text,
+// checked against the method's guarantees.
+func chunkText(t testing.TB, name, src string, budget chunk.Budget) []string {
+	t.Helper()
+	l := lang.ByName(name)
+	p := parse.New(0)
+	defer p.Close()
+	tree, err := p.Parse([]byte(src), l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	f := outline.NewFinder()
+	defer f.Close()
+	found, err := f.Find(l, []byte(src), tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outline.Declare(l, []byte(src), tree, found)
+	member := func(start, end, owner int) bool {
+		return outline.Member(l, []byte(src), tree, start, end, found[owner])
+	}
+	in := chunk.Input{Src: []byte(src), Tree: tree, Budget: budget, Defs: outline.ChunkDefs(found), Member: member}
+	spans := New().Chunk(in)
+	var sz chunk.Sizer
+	sz.Reset([]byte(src))
+	if err := chunk.CheckWith(Method.CheckSpans, &sz, spans, budget.Size); err != nil {
+		t.Fatalf("guarantee broken: %v", err)
+	}
+	var out []string
+	for _, s := range spans {
+		out = append(out, string(s.Text([]byte(src))))
+	}
+	return out
+}
+
+func TestDeclarationChunks(t *testing.T) {
+	big := chunk.Budget{Size: 1000}
+	tests := []struct {
+		name, lang string
+		src        string
+		want       []string
+	}{
+		{"python: header, docstring, fields, signatures with decorators and comments, nested class; private and module code left out",
+			"python",
+			"import os\n\nclass A(B):\n    \"\"\"Doc.\"\"\"\n    x: int = 1\n    _y = 2\n\n    # says hi\n    @property\n    def hi(self) -> int:\n        return 1\n\n    def _private(self):\n        pass\n\n    def __init__(self):\n        self.z = 1\n\n    class Inner:\n        z = 3\n        def f(self): return 1\n\ndef top(a, b):\n    return a\n\ndef _hidden():\n    pass\n\nprint(top(1, 2))\n",
+			[]string{"class A(B):\n    \"\"\"Doc.\"\"\"\n    x: int = 1\n    # says hi\n    @property\n    def hi(self) -> int:\n    def __init__(self):\n    class Inner:\n        z = 3\n        def f(self):", "def top(a, b):"}},
+		{"java: private members and initializer blocks left out, package-private kept, enum constants on one line one piece",
+			"java",
+			"public class Shop {\n    private int count;\n    public static final int MAX = 3;\n    static {\n        init();\n    }\n    /** Adds. */\n    public void add(int n) {\n        count += n;\n    }\n    private void reset() { count = 0; }\n    int size() { return count; }\n    enum Kind { A, B, C }\n}\n",
+			[]string{"public class Shop\n    public static final int MAX = 3;\n    /** Adds. */\n    public void add(int n)\n    int size()\n    enum Kind\nA, B, C"}},
+		{"typescript: private and #private members left out; an interface's members; an exported function's signature",
+			"typescript",
+			"export interface Options {\n  size: number;\n  name?: string;\n}\n\nexport class Box {\n  #secret = 1;\n  private hidden = 2;\n  constructor(public readonly size: number) {}\n  open(): void {\n    this.hidden++;\n  }\n  private close() {}\n}\n\nexport function make(n: number): Box {\n  return new Box(n);\n}\n",
+			[]string{"export interface Options\n  size: number\n  name?: string", "export class Box\n  constructor(public readonly size: number)\n  open(): void", "export function make(n: number): Box"}},
+		{"go: exported types whole, exported functions and methods by their signatures; unexported ones left out",
+			"go",
+			"package p\n\n// T is a thing.\ntype T struct {\n\tA int\n\tb string\n}\n\ntype hidden struct{}\n\n// Get gets.\nfunc (t *T) Get() int {\n\treturn t.A\n}\n\nfunc (t *T) set(v int) { t.A = v }\n\nfunc helper() {}\n",
+			[]string{"// T is a thing.\ntype T struct {\n\tA int\n\tb string\n}", "// Get gets.\nfunc (t *T) Get() int"}},
+		{"csharp: a class member without an access modifier is private; an interface's members are public",
+			"csharp",
+			"public interface IShop {\n    void Add(int n);\n}\n\npublic class Shop : IShop {\n    int count;\n    public int Count => count;\n    void Reset() { count = 0; }\n    public void Add(int n) { count += n; }\n}\n",
+			[]string{"public interface IShop\n    void Add(int n);", "public class Shop : IShop\n    public int Count => count;\n    public void Add(int n)"}},
+		{"rust: an item without pub is private, except in a trait impl; fields without pub left out",
+			"rust",
+			"pub struct Point {\n    pub x: i32,\n    y: i32,\n}\n\nimpl Point {\n    pub fn new() -> Self { Point { x: 0, y: 0 } }\n    fn secret(&self) {}\n}\n\nimpl Default for Point {\n    fn default() -> Self {\n        Point::new()\n    }\n}\n\nfn helper() {}\n",
+			[]string{"pub struct Point\n    pub x: i32", "impl Point\n    pub fn new() -> Self", "impl Default for Point\n    fn default() -> Self"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := chunkText(t, tc.lang, tc.src, big)
+			if strings.Join(got, "\n|\n") != strings.Join(tc.want, "\n|\n") {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n|\n"), strings.Join(tc.want, "\n|\n"))
+			}
+		})
+	}
+}
+
+// TestOversizedDeclarations: a declaration over the budget is split at its
+// pieces, appended in order until the budget is reached; a piece over the
+// budget alone is cut as text.
+func TestOversizedDeclarations(t *testing.T) {
+	src := "class A:\n    x = 1\n    def f(self, a, b):\n        pass\n    def g(self):\n        pass\n    long_name_field = [111111, 222222, 333333]\n"
+	got := chunkText(t, "python", src, chunk.Budget{Size: 24})
+	want := []string{"class A:\n    x = 1", "    def f(self, a, b):", "    def g(self):", "    long_name_field = [111111,", " 222222, 333333]"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
