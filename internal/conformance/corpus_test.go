@@ -45,10 +45,6 @@ type corpusFile struct {
 	lines   []int // byte offsets of every '\n'
 	nodes   []node
 	regions []record.Region // its embedded regions, as its records say them
-	// defs are its definitions (its embedded regions' among them), as the
-	// pipeline hands them to a method that NeedsDefs; found on first use.
-	defs     []chunk.Def
-	defsDone bool
 }
 
 // node is one syntax node of a file's tree, in pre-order.
@@ -282,7 +278,10 @@ func newConfig(t testing.TB, s chunk.Setup) config {
 			in.Tree, in.Embedded = tree, inject.ForChunker(regions)
 		}
 		if s.Method.NeedsDefs {
-			in.Defs = fileDefs(f)
+			tree, regions := parseWithRegions(f)
+			defer tree.Close()
+			defer inject.Close(regions)
+			in.Defs, in.Member = fileDefs(f, tree, regions)
 		}
 		return append([]chunk.Span(nil), c.Chunk(in)...)
 	}}
@@ -292,30 +291,18 @@ func newConfig(t testing.TB, s chunk.Setup) config {
 var finder = sync.OnceValue(outline.NewFinder)
 
 // fileDefs returns f's definitions, its tree's and its embedded regions'
-// merged, as the pipeline finds them for a method that NeedsDefs.
-func fileDefs(f *corpusFile) []chunk.Def {
-	if f.defsDone {
-		return f.defs
+// merged, and the rule for their types' members, as the pipeline finds
+// them for a method that NeedsDefs; the rule reads tree and regions.
+func fileDefs(f *corpusFile, tree *sitter.Tree, regions []inject.Region) ([]chunk.Def, func(start, end, owner int) bool) {
+	trees := []outline.Tree{{Lang: f.lang, Tree: tree, End: len(f.src)}}
+	for _, r := range regions {
+		trees = append(trees, outline.Tree{Lang: r.Lang, Tree: r.Tree, Start: r.Start, End: r.End})
 	}
-	tree, regions := parseWithRegions(f)
-	defer tree.Close()
-	defer inject.Close(regions)
-	own, err := finder().Find(f.lang, f.src, tree)
+	defs, member, err := finder().ForChunker(f.src, trees)
 	if err != nil {
 		panic(f.rel + ": " + err.Error())
 	}
-	lists := [][]outline.Def{own}
-	for _, r := range regions {
-		if r.Tree != nil {
-			found, err := finder().Find(r.Lang, f.src, r.Tree)
-			if err != nil {
-				panic(f.rel + ": " + err.Error())
-			}
-			lists = append(lists, found)
-		}
-	}
-	f.defs, f.defsDone = outline.ChunkDefs(outline.Merge(lists...)), true
-	return f.defs
+	return defs, member
 }
 
 // configName names a setup in subtests and golden directories: the

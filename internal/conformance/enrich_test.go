@@ -93,7 +93,7 @@ func checkEmbedRun(t *testing.T, ms []*chunk.Method, b chunk.Budget, header enri
 					in.Tree = nil
 				}
 				if c.Method.NeedsDefs {
-					in.Defs = fileDefs(f)
+					in.Defs, in.Member = fileDefs(f, tree, regions)
 				}
 				spans, extras, err := w.Finish(ch.Chunk(in), b, c.overlap)
 				tree.Close()
@@ -117,7 +117,7 @@ func checkEmbedRun(t *testing.T, ms []*chunk.Method, b chunk.Budget, header enri
 				}
 				for i, s := range spans {
 					x := extras[i]
-					text := x.Header + string(f.src[s.Start:s.End])
+					text := x.Header + string(s.Text(f.src))
 					if n := nonSpace([]byte(text)); n > b.Size {
 						errs = append(errs, fmt.Sprintf("chunk %d: text has %d characters, budget %d", i, n, b.Size))
 					}

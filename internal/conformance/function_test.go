@@ -3,6 +3,7 @@ package conformance
 import (
 	"bytes"
 	"fmt"
+	"github.com/castchunk/castchunk/internal/inject"
 
 	"github.com/castchunk/castchunk/internal/chunk"
 )
@@ -30,7 +31,11 @@ func topFunctions(defs []chunk.Def) []chunk.Def {
 // budget together with what travels with it is one chunk.
 func functionRules(f *corpusFile, c config, spans []chunk.Span) []string {
 	var errs []string
-	tops := topFunctions(fileDefs(f))
+	tree, regions := parseWithRegions(f)
+	defs, _ := fileDefs(f, tree, regions)
+	inject.Close(regions)
+	tree.Close()
+	tops := topFunctions(defs)
 	k := 0 // the function of the chunk under way
 	var mine [][]chunk.Span
 	for range tops {

@@ -37,7 +37,8 @@ func goldenSetups(ms []*chunk.Method) []chunk.Setup {
 
 // render is the reviewable form of a file's chunks: per chunk a header line
 // (ending with the chunk's language when it lies in an embedded region, a
-// Markdown fence's rust), then the content verbatim. A chunk that does not end with a line break is
+// Markdown fence's rust, and with its pieces when it has several), then
+// the content verbatim. A chunk that does not end with a line break is
 // followed by one and a marker line, as diff marks a missing final newline,
 // so that the next header starts on a line of its own.
 func render(f *corpusFile, spans []chunk.Span) []byte {
@@ -54,8 +55,14 @@ func render(f *corpusFile, spans []chunk.Span) []byte {
 		if l := file.LanguageAt(s.Start, s.End); l != f.lang.Name {
 			fmt.Fprintf(&b, "  %s", l) // in an embedded region
 		}
+		if !s.Whole() {
+			b.WriteString("  pieces")
+			for _, p := range s.Pieces {
+				fmt.Fprintf(&b, " [%d,%d)", p.Start, p.End)
+			}
+		}
 		b.WriteByte('\n')
-		b.Write(f.src[s.Start:s.End])
+		b.Write(s.Text(f.src))
 		if s.End > s.Start && f.src[s.End-1] != '\n' {
 			b.WriteString("\n\\ no line break at the end of the chunk\n")
 		}

@@ -183,7 +183,11 @@ func checkSizes(f *corpusFile, budget int, spans []chunk.Span, partial bool) []s
 			errs = append(errs, fmt.Sprintf("chunk %d: range [%d,%d) is empty or outside the file of %d bytes", i, s.Start, s.End, len(f.src)))
 			continue
 		}
-		content := f.src[s.Start:s.End]
+		if err := chunk.CheckPieces(s); err != nil {
+			errs = append(errs, fmt.Sprintf("chunk %d [%d,%d): %v", i, s.Start, s.End, err))
+			continue
+		}
+		content := s.Text(f.src)
 		if n := nonSpace(content); s.Size != n {
 			errs = append(errs, fmt.Sprintf("chunk %d [%d,%d): recorded size %d, its bytes have %d non-whitespace characters", i, s.Start, s.End, s.Size, n))
 		}

@@ -352,6 +352,53 @@ func ChunkDefs(defs []Def) []chunk.Def {
 	return out
 }
 
+// Tree is one syntax tree of a file with its language: the file's own
+// (Start 0, End the file's length) or an embedded region's, which
+// describes the code [Start, End).
+type Tree struct {
+	Lang       *lang.Language
+	Tree       *sitter.Tree
+	Start, End int
+}
+
+// ForChunker returns the definitions of src for a chunker that reads them
+// (chunk.Method.NeedsDefs, chunk.Input.Defs): those of each of trees (the
+// file's own first, then its embedded regions'), each prepared by its own
+// language (Declare), merged in Find's order; and the rule for the members
+// of their types (chunk.Input.Member), which reads the trees: valid while
+// they are.
+func (f *Finder) ForChunker(src []byte, trees []Tree) ([]chunk.Def, func(start, end, owner int) bool, error) {
+	var lists [][]Def
+	for _, t := range trees {
+		if t.Tree == nil {
+			continue
+		}
+		found, err := f.Find(t.Lang, src, t.Tree)
+		if err != nil {
+			return nil, nil, err
+		}
+		Declare(t.Lang, src, t.Tree, found)
+		lists = append(lists, found)
+	}
+	if len(lists) == 0 {
+		return nil, nil, nil
+	}
+	all := lists[0]
+	if len(lists) > 1 {
+		all = Merge(lists...)
+	}
+	member := func(start, end, owner int) bool {
+		o, in := all[owner], trees[0]
+		for _, t := range trees[1:] {
+			if t.Tree != nil && t.Start <= o.Start && o.End <= t.End {
+				in = t
+			}
+		}
+		return Member(in.Lang, src, in.Tree, start, end, o)
+	}
+	return ChunkDefs(all), member, nil
+}
+
 // Declare prepares defs (a list Find returned for src in language l,
 // over tree) for declaration chunking: each is Private when l's rule hides
 // it (lang.Privacy), read with the type it is directly in, and has the

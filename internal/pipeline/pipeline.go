@@ -612,46 +612,17 @@ func (w *worker) chunk(r *Result, src []byte) (spans []chunk.Span, parsed bool, 
 }
 
 // methodDefs returns the definitions of src for a method that reads them
-// (chunk.Method.NeedsDefs): its tree's and its embedded regions', merged
-// in outline.Find's order (as enrich.Worker.Defs finds them for headers),
-// each prepared for declaration chunking by its own language and tree
-// (outline.Declare); and the rule for the members of its types
-// (chunk.Input.Member).
+// (chunk.Method.NeedsDefs), its tree's and its embedded regions', and the
+// rule for the members of its types (outline.Finder.ForChunker).
 func (w *worker) methodDefs(l *lang.Language, src []byte, tree *sitter.Tree, regions []inject.Region) ([]chunk.Def, func(start, end, owner int) bool, error) {
 	if l == nil || tree == nil {
 		return nil, nil, nil
 	}
-	own, err := w.defs.Find(l, src, tree)
-	if err != nil {
-		return nil, nil, err
-	}
-	outline.Declare(l, src, tree, own)
-	lists := [][]outline.Def{own}
+	trees := []outline.Tree{{Lang: l, Tree: tree, End: len(src)}}
 	for _, g := range regions {
-		if g.Tree == nil {
-			continue
-		}
-		found, err := w.defs.Find(g.Lang, src, g.Tree)
-		if err != nil {
-			return nil, nil, err
-		}
-		outline.Declare(g.Lang, src, g.Tree, found)
-		lists = append(lists, found)
+		trees = append(trees, outline.Tree{Lang: g.Lang, Tree: g.Tree, Start: g.Start, End: g.End})
 	}
-	all := own
-	if len(lists) > 1 {
-		all = outline.Merge(lists...)
-	}
-	member := func(start, end, owner int) bool {
-		o, in, t := all[owner], l, tree
-		for _, g := range regions {
-			if g.Tree != nil && g.Start <= o.Start && o.End <= g.End {
-				in, t = g.Lang, g.Tree
-			}
-		}
-		return outline.Member(in, src, t, start, end, o)
-	}
-	return outline.ChunkDefs(all), member, nil
+	return w.defs.ForChunker(src, trees)
 }
 
 // bigFile waits, for a file of size bytes from bigParse on, until no other
