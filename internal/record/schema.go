@@ -88,9 +88,9 @@ type Chunk struct {
 	EndByte   int
 	// Ranges are the stretches of the file the chunk holds: its pieces,
 	// or [StartByte, EndByte) alone (chunk.Span.Ranges).
-	Ranges  []chunk.Piece
-	Size    int
-	Content []byte // the chunk's text: its pieces joined by chunk.Joiner
+	Ranges    []chunk.Piece
+	Size      int
+	Content   []byte   // the chunk's text: its pieces joined by chunk.Joiner
 	ID        []byte   // the id in hex
 	Extra     *Extra   // what the run adds; nil when nothing
 	Language  string   // File.LanguageAt the chunk
