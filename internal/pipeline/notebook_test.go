@@ -2,7 +2,7 @@ package pipeline_test
 
 import (
 	"encoding/json"
-	"slices"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -41,7 +41,7 @@ func TestSlidingNotebookParsesNothing(t *testing.T) {
 	if !context.Parsed || !strings.HasPrefix(context.Warning, "cell 0: embedded scala at line 4: ") {
 		t.Errorf("sliding --context: parsed %v, warning %q; want parsed, the fence named", context.Parsed, context.Warning)
 	}
-	if !slices.Equal(plain.Spans, context.Spans) {
+	if !reflect.DeepEqual(plain.Spans, context.Spans) {
 		t.Errorf("sliding: the spans differ with --context")
 	}
 }
