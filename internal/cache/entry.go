@@ -14,10 +14,13 @@ import (
 // magic names the layout of an entry. It is not stored: it starts what the
 // checksum covers, so an entry of another layout never checks out. Bump it
 // when the layout changes.
-const magic = "castchunk-cache-4\n"
+const magic = "castchunk-cache-5\n"
 
 // encode lays an entry out as it is stored: method, syntax flag, span
-// count, spans as uvarints (start delta, length, size), the extras (see
+// count, spans as uvarints (start delta, length, size shifted left by one
+// bit with the low bit set when pieces follow: their count, then for each
+// the bytes since the end of the one before, or since the span's start,
+// and its length; a whole span costs no more than before), the extras (see
 // appendExtras), the embedded regions (a count, then for each the offsets
 // of its construct's start (a delta), its code's start and end and its
 // construct's end (lengths), and its language's name), then SHA-256 of magic, the key and
@@ -38,7 +41,7 @@ func encode(e Entry, k Key) []byte {
 	for _, s := range e.Spans {
 		b = binary.AppendUvarint(b, uint64(s.Start-prev))
 		b = binary.AppendUvarint(b, uint64(s.End-s.Start))
-		b = binary.AppendUvarint(b, uint64(s.Size))
+		b = appendPieces(b, s)
 		prev = s.Start
 	}
 	b = appendExtras(b, e.Extras)
@@ -53,6 +56,23 @@ func encode(e Entry, k Key) []byte {
 	}
 	sum := checksum(b, k)
 	return append(b, sum[:]...)
+}
+
+// appendPieces lays out the size and pieces of s (chunk.Span.Pieces), as
+// encode says.
+func appendPieces(b []byte, s chunk.Span) []byte {
+	if s.Pieces == nil {
+		return binary.AppendUvarint(b, uint64(s.Size)<<1)
+	}
+	b = binary.AppendUvarint(b, uint64(s.Size)<<1|1)
+	b = binary.AppendUvarint(b, uint64(len(s.Pieces)))
+	end := s.Start
+	for _, p := range s.Pieces {
+		b = binary.AppendUvarint(b, uint64(p.Start-end))
+		b = binary.AppendUvarint(b, uint64(p.End-p.Start))
+		end = p.End
+	}
+	return b
 }
 
 // appendExtras lays out the extras of an entry: a byte, 0 when there are
@@ -174,8 +194,18 @@ func decode(b []byte, k Key) (Entry, error) {
 	for range n {
 		start := prev + int(r.uvarint())
 		end := start + int(r.uvarint())
-		e.Spans = append(e.Spans, chunk.Span{Start: start, End: end, Size: int(r.uvarint())})
+		size := r.uvarint()
+		s := chunk.Span{Start: start, End: end, Size: int(size >> 1)}
+		if size&1 == 1 {
+			s.Pieces = r.pieces(start)
+		}
+		e.Spans = append(e.Spans, s)
 		prev = start
+	}
+	for _, s := range e.Spans {
+		if chunk.CheckPieces(s) != nil {
+			r.fail()
+		}
 	}
 	e.Extras = r.extras(len(e.Spans))
 	if n := r.count(3); n > 0 {
@@ -196,6 +226,21 @@ func decode(b []byte, k Key) (Entry, error) {
 		return Entry{}, errCorrupt
 	}
 	return e, nil
+}
+
+// pieces reads the pieces appendPieces wrote for a span starting at
+// start; a count below two fails when the span is checked.
+func (r *reader) pieces(start int) []chunk.Piece {
+	n := r.count(2)
+	pieces := make([]chunk.Piece, n)
+	end := start
+	for i := range pieces {
+		p := &pieces[i]
+		p.Start = end + int(r.uvarint())
+		p.End = p.Start + int(r.uvarint())
+		end = p.End
+	}
+	return pieces
 }
 
 // extras reads what appendExtras wrote for n spans.

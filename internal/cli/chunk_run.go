@@ -280,7 +280,7 @@ func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 		r.summary.Empty()
 		return r.manifest.add(res)
 	}
-	f := record.File{Path: res.Job.Path, Language: res.Language, Method: res.Method.Name, Src: res.Src, Extras: res.Extras, Regions: res.Regions, Cells: res.Cells}
+	f := record.File{Path: res.Job.Path, Language: res.Language, Method: res.Method.Name, Pieces: res.Method.Pieces, Src: res.Src, Extras: res.Extras, Regions: res.Regions, Cells: res.Cells}
 	err := w.WriteFile(f, res.Spans)
 	var bad *record.EncodeError
 	if errors.As(err, &bad) { // nothing of the file was written: it failed

@@ -404,7 +404,7 @@ func (w *Worker) describe(spans []chunk.Span) []record.Extra {
 		}
 		if w.opt.Context {
 			c.Scope = recordDefs(scope)
-			w.defines = outline.Defines(w.defines[:0], w.defs, s.Start, s.End)
+			w.defines = w.definesIn(s)
 			c.Defines = recordDefs(w.defines)
 		}
 		if w.opt.Text {
@@ -413,6 +413,20 @@ func (w *Worker) describe(spans []chunk.Span) []record.Extra {
 		if w.counter != nil {
 			c.Tokens = w.count(c.Header, s)
 		}
+	}
+	return out
+}
+
+// definesIn returns, in w.defines' buffer, the definitions that start in
+// the text of s: in its pieces, not in the gaps between them (a body a
+// chunk of pieces leaves out).
+func (w *Worker) definesIn(s chunk.Span) []outline.Def {
+	if s.Whole() {
+		return outline.Defines(w.defines[:0], w.defs, s.Start, s.End)
+	}
+	out := w.defines[:0]
+	for _, p := range s.Pieces {
+		out = outline.Defines(out, w.defs, p.Start, p.End)
 	}
 	return out
 }

@@ -119,10 +119,8 @@ func (w *worker) chunkCells(r *Result, fallback bool) ([]chunk.Span, bool, error
 			return nil, false, err
 		}
 	}
-	if !setup.Overlapping() {
-		if err := setup.Method.CheckSpans(spans, len(nb.Text), setup.Budget); err != nil {
-			return nil, false, fmt.Errorf("internal error, %s chunker broke a guarantee on a notebook: %v", setup.Method.Name, err)
-		}
+	if err := checkSpans(setup, spans, len(nb.Text)); err != nil {
+		return nil, false, fmt.Errorf("internal error, %s chunker broke a guarantee on a notebook: %v", setup.Method.Name, err)
 	}
 	return spans, parsed, nil
 }
@@ -212,7 +210,8 @@ func closeCells(cells []cellTree, size int, w *worker) {
 // when the first cell after the headings there joins too (or when that
 // chunk is headings alone): a chunk never ends on the heading of a section
 // the next chunk holds. A method whose chunks cover part of the file
-// (Partial) merges no cells: what lies between its chunks is not its.
+// (Partial) merges no cells: what lies between its chunks is not its; nor
+// does a chunk of several pieces (chunk.Span.Pieces) take a cell.
 func cellSpans(nb *notebook.Notebook, cells []cellTree, in chunk.Input, method *chunk.Method, chunker chunk.Chunker) []chunk.Span {
 	if !method.NeedsTree {
 		return append([]chunk.Span(nil), chunker.Chunk(in)...)
@@ -229,7 +228,7 @@ func cellSpans(nb *notebook.Notebook, cells []cellTree, in chunk.Input, method *
 			cell.TokenStarts = starts
 		}
 		for _, s := range chunker.Chunk(cell) {
-			got[i] = append(got[i], chunk.Span{Start: s.Start + c.Start, End: s.End + c.Start, Size: s.Size})
+			got[i] = append(got[i], shifted(s, c.Start))
 		}
 	}
 	var spans []chunk.Span
@@ -237,7 +236,9 @@ func cellSpans(nb *notebook.Notebook, cells []cellTree, in chunk.Input, method *
 	headings := false // and they are all headings
 	for i, c := range nb.Cells {
 		n := len(spans)
-		joins := func(j int) bool { return len(got[j]) == 1 && m.Fits(spans[n-1].Start, nb.Cells[j].End) }
+		joins := func(j int) bool {
+			return len(got[j]) == 1 && got[j][0].Whole() && m.Fits(spans[n-1].Start, nb.Cells[j].End)
+		}
 		section := startsSection(nb, i)
 		if open && !method.Partial && joins(i) && (!section || headings || bodyJoins(nb, i, joins)) {
 			spans[n-1].End, spans[n-1].Size = c.End, spans[n-1].Size+got[i][0].Size
@@ -245,10 +246,24 @@ func cellSpans(nb *notebook.Notebook, cells []cellTree, in chunk.Input, method *
 			continue
 		}
 		spans = append(spans, got[i]...)
-		open = len(got[i]) == 1
+		open = len(got[i]) == 1 && got[i][0].Whole()
 		headings = open && section
 	}
 	return spans
+}
+
+// shifted returns a cell's span s moved by off bytes, into the notebook's
+// text, its pieces too, copied: the chunker's are valid until its next
+// call.
+func shifted(s chunk.Span, off int) chunk.Span {
+	out := chunk.Span{Start: s.Start + off, End: s.End + off, Size: s.Size}
+	if s.Pieces != nil {
+		out.Pieces = make([]chunk.Piece, len(s.Pieces))
+		for i, p := range s.Pieces {
+			out.Pieces[i] = chunk.Piece{Start: p.Start + off, End: p.End + off}
+		}
+	}
+	return out
 }
 
 // bodyJoins reports whether the first cell after the headings that start

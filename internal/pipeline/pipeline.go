@@ -326,8 +326,46 @@ func (w *worker) process(job Job) *Result {
 		r.Outcome, r.Message = plan.Failed, err.Error()
 		return r
 	}
-	r.Spans = append([]chunk.Span(nil), spans...) // the chunker reuses its slice
+	r.Spans = ownSpans(spans)
 	return r
+}
+
+// ownSpans copies spans, and their pieces, out of the chunker's buffers,
+// which its next call may reuse (chunk.Chunker); the pieces of all spans
+// share one new array.
+func ownSpans(spans []chunk.Span) []chunk.Span {
+	out := append([]chunk.Span(nil), spans...)
+	n := 0
+	for _, s := range spans {
+		n += len(s.Pieces)
+	}
+	if n == 0 {
+		return out
+	}
+	pieces := make([]chunk.Piece, 0, n)
+	for i := range out {
+		if out[i].Pieces != nil {
+			from := len(pieces)
+			pieces = append(pieces, out[i].Pieces...)
+			out[i].Pieces = pieces[from:len(pieces):len(pieces)]
+		}
+	}
+	return out
+}
+
+// checkPieces refuses spans of several pieces (chunk.Span.Pieces) from a
+// method that does not declare it makes them (chunk.Method.Pieces): their
+// records would have no ranges to say what they hold.
+func checkPieces(m *chunk.Method, spans []chunk.Span) error {
+	if m.Pieces {
+		return nil
+	}
+	for i, s := range spans {
+		if s.Pieces != nil {
+			return fmt.Errorf("chunk %d is made of %d pieces, and method %s does not declare Pieces", i, len(s.Pieces), m.Name)
+		}
+	}
+	return nil
 }
 
 // read reads the job's file (or its Reader), opened once, into a reused
@@ -447,7 +485,7 @@ func (w *worker) cachedChunk(r *Result, src []byte) ([]chunk.Span, error) {
 // recomputed, so the output is that of an uncached run unless an entry
 // whose checksum holds lies where only a parse or a tokenizer would tell.
 func (w *worker) valid(s chunk.Setup, e cache.Entry, path string, src []byte) bool {
-	if e.Method != s.Method.Name {
+	if e.Method != s.Method.Name || checkPieces(s.Method, e.Spans) != nil {
 		return false
 	}
 	w.sizer.Reset(src)
@@ -603,12 +641,23 @@ func (w *worker) chunk(r *Result, src []byte) (spans []chunk.Span, parsed bool, 
 			return nil, false, err
 		}
 	}
-	if !setup.Overlapping() {
-		if err := setup.Method.CheckSpans(spans, len(src), setup.Budget); err != nil {
-			return nil, false, fmt.Errorf("internal error, %s chunker broke a guarantee: %v", setup.Method.Name, err)
-		}
+	if err := checkSpans(setup, spans, len(src)); err != nil {
+		return nil, false, fmt.Errorf("internal error, %s chunker broke a guarantee: %v", setup.Method.Name, err)
 	}
 	return spans, parsed, nil
+}
+
+// checkSpans checks the guarantees of the setup's method on spans over a
+// file of n bytes: pieces only from a method of pieces, and, when its
+// chunks never overlap, their places and budget (chunk.Method.CheckSpans).
+func checkSpans(setup chunk.Setup, spans []chunk.Span, n int) error {
+	if err := checkPieces(setup.Method, spans); err != nil {
+		return err
+	}
+	if setup.Overlapping() {
+		return nil
+	}
+	return setup.Method.CheckSpans(spans, n, setup.Budget)
 }
 
 // methodDefs returns the definitions of src for a method that reads them

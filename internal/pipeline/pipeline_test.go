@@ -102,7 +102,7 @@ func run(t *testing.T, jobs []pipeline.Job, cfg pipeline.Config) []result {
 			c.Skip, c.Warning = plan.Chunked, ""
 		}
 		if r.Outcome == plan.Chunked {
-			f := record.File{Path: r.Job.Path, Language: r.Language, Method: c.Method, Src: r.Src}
+			f := record.File{Path: r.Job.Path, Language: r.Language, Method: c.Method, Pieces: r.Method != nil && r.Method.Pieces, Src: r.Src}
 			var err error
 			if c.Records, err = record.AppendFile(nil, f, r.Spans); err != nil {
 				t.Errorf("%s: encode: %v", r.Job.Path, err)

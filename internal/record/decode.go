@@ -474,7 +474,7 @@ func maxNameLen(schema *Schema) int {
 }
 
 // want names what a field of each type holds, for messages.
-var want = [...]string{String: "a string", Int: "an integer", Defs: "an array", Strings: "an array of strings"}
+var want = [...]string{String: "a string", Int: "an integer", Defs: "an array", Strings: "an array of strings", Ranges: "an array of [start, end] pairs"}
 
 // value reads the value of a known field into rec.
 func (d *Decoder) value(f *Field, rec *Record) error {
@@ -512,6 +512,12 @@ func (d *Decoder) value(f *Field, rec *Record) error {
 			return err
 		}
 		f.Set(rec, Value{Strs: strs})
+	case f.Type == Ranges && c == '[':
+		pieces, err := d.ranges(f)
+		if err != nil {
+			return err
+		}
+		f.Set(rec, Value{Pieces: pieces})
 	default:
 		kind, err := sc.kind()
 		if err != nil {
@@ -563,6 +569,87 @@ func (d *Decoder) strings(f *Field) ([]string, error) {
 	}
 }
 
+// ranges reads an array of [start, end] pairs, its '[' at the scanner:
+// at least one, each a non-empty range, in order and apart. How they
+// stand to the record's other fields is Record.Check's.
+func (d *Decoder) ranges(f *Field) ([]chunk.Piece, error) {
+	sc := &d.sc
+	sc.i++
+	var out []chunk.Piece
+	for {
+		if !sc.more() {
+			return nil, errEOF
+		}
+		if sc.s[sc.i] == ']' && out == nil {
+			return nil, fmt.Errorf("field %q: an empty array (a chunk holds at least one range)", f.Name)
+		}
+		p, err := d.pair(f)
+		if err != nil {
+			return nil, err
+		}
+		if n := len(out); n > 0 && p.Start <= out[n-1].End {
+			return nil, fmt.Errorf("field %q: [%d,%d] does not start after [%d,%d] ends (ranges are in order and apart)", f.Name, p.Start, p.End, out[n-1].Start, out[n-1].End)
+		}
+		out = append(out, p)
+		if !sc.more() {
+			return nil, errEOF
+		}
+		switch sc.s[sc.i] {
+		case ']':
+			sc.i++
+			return out, nil
+		case ',':
+			sc.i++
+		default:
+			return nil, sc.syntax("after array element")
+		}
+	}
+}
+
+// pair reads one [start, end] pair of ranges, a non-empty range.
+func (d *Decoder) pair(f *Field) (chunk.Piece, error) {
+	sc := &d.sc
+	var n [2]int
+	for k, sep := range [...]byte{'[', ',', ']'} {
+		if !sc.more() {
+			return chunk.Piece{}, errEOF
+		}
+		if c := sc.s[sc.i]; c != sep {
+			if k == 0 || k == 1 && c == ']' || k == 2 && c == ',' {
+				return chunk.Piece{}, fmt.Errorf("field %q: want %s, got an element that is not a pair of integers", f.Name, want[f.Type])
+			}
+			return chunk.Piece{}, sc.syntax("after array element")
+		}
+		sc.i++
+		if k == 2 {
+			break
+		}
+		if !sc.more() {
+			return chunk.Piece{}, errEOF
+		}
+		if c := sc.s[sc.i]; c != '-' && (c < '0' || c > '9') {
+			kind, err := sc.kind()
+			if err != nil {
+				return chunk.Piece{}, err
+			}
+			return chunk.Piece{}, fmt.Errorf("field %q: want %s, got a pair holding %s", f.Name, want[f.Type], kind)
+		}
+		start := sc.i
+		if err := sc.number(); err != nil {
+			return chunk.Piece{}, err
+		}
+		v, err := nonNegInt(sc.s[start:sc.i])
+		if err != nil {
+			return chunk.Piece{}, fmt.Errorf("field %q: %v", f.Name, err)
+		}
+		n[k] = v
+	}
+	if n[1] <= n[0] {
+		return chunk.Piece{}, fmt.Errorf("field %q: [%d,%d] is an empty or reversed range", f.Name, n[0], n[1])
+	}
+	return chunk.Piece{Start: n[0], End: n[1]}, nil
+}
+
 // missing names the fields a record must have and this line lacks.
 func (d *Decoder) missing(schema *Schema) string {
 	var names []string
@@ -589,9 +676,12 @@ func (d *Decoder) needs(f *Field) bool {
 }
 
 // Check reports the first way r contradicts itself: an empty or reversed
-// byte range, content whose length, line count or size disagrees with the
-// numbers, an empty path, language or method. It does not look at the file
-// or know the methods (verify does).
+// byte range, ranges that do not run from start_byte to end_byte in order,
+// content whose length, line count or size disagrees with the numbers
+// (content is then the ranges' bytes joined by a line feed, and its
+// end_line, which the gaps decide, is verify's), an empty path, language
+// or method. It does not look at the file or know the methods (verify
+// does).
 func (r *Record) Check() error {
 	switch {
 	case r.Path == "":
@@ -602,16 +692,60 @@ func (r *Record) Check() error {
 		return errors.New("empty method")
 	case r.EndByte <= r.StartByte:
 		return fmt.Errorf("empty or reversed byte range [%d,%d)", r.StartByte, r.EndByte)
-	case len(r.Content) != r.EndByte-r.StartByte:
-		return fmt.Errorf("content has %d bytes, the range [%d,%d) %d", len(r.Content), r.StartByte, r.EndByte, r.EndByte-r.StartByte)
 	case r.StartLine < 1:
 		return fmt.Errorf("start_line %d is not 1-based", r.StartLine)
+	}
+	if len(r.Ranges) > 1 {
+		if err := r.checkPieces(); err != nil {
+			return err
+		}
+	} else if err := r.checkWhole(); err != nil {
+		return err
+	}
+	if want := chunk.Size(bytesOf(r.Content)); r.Size != want {
+		return fmt.Errorf("size is %d, content has %d non-whitespace characters", r.Size, want)
+	}
+	return nil
+}
+
+// checkWhole checks a record of one stretch: its range, if it has one,
+// is [start_byte, end_byte), and its content as long as that and of its
+// lines.
+func (r *Record) checkWhole() error {
+	if len(r.Ranges) == 1 && (r.Ranges[0].Start != r.StartByte || r.Ranges[0].End != r.EndByte) {
+		return fmt.Errorf("ranges is [[%d,%d]], the chunk is [%d,%d)", r.Ranges[0].Start, r.Ranges[0].End, r.StartByte, r.EndByte)
+	}
+	if len(r.Content) != r.EndByte-r.StartByte {
+		return fmt.Errorf("content has %d bytes, the range [%d,%d) %d", len(r.Content), r.StartByte, r.EndByte, r.EndByte-r.StartByte)
 	}
 	if want := r.StartLine + strings.Count(r.Content[:len(r.Content)-1], "\n"); r.EndLine != want {
 		return fmt.Errorf("end_line is %d, content from line %d ends on line %d", r.EndLine, r.StartLine, want)
 	}
-	if want := chunk.Size(bytesOf(r.Content)); r.Size != want {
-		return fmt.Errorf("size is %d, content has %d non-whitespace characters", r.Size, want)
+	return nil
+}
+
+// checkPieces checks a record of several ranges: well formed
+// (chunk.CheckPieces), from start_byte to end_byte, and a content of
+// their lengths with a line feed between two.
+func (r *Record) checkPieces() error {
+	if err := chunk.CheckPieces(r.Span()); err != nil {
+		return fmt.Errorf("ranges: %v", err)
+	}
+	at := 0
+	for i, p := range r.Ranges {
+		if i > 0 {
+			if at >= len(r.Content) || r.Content[at] != chunk.Joiner[0] {
+				return fmt.Errorf("content is not its %d ranges joined by a line feed (no line feed at byte %d)", len(r.Ranges), at)
+			}
+			at += len(chunk.Joiner)
+		}
+		at += p.End - p.Start
+	}
+	if at != len(r.Content) {
+		return fmt.Errorf("content has %d bytes, its %d ranges and the line feeds between them %d", len(r.Content), len(r.Ranges), at)
+	}
+	if r.EndLine < r.StartLine {
+		return fmt.Errorf("end_line %d is before start_line %d", r.EndLine, r.StartLine)
 	}
 	return nil
 }

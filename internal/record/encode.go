@@ -21,7 +21,11 @@ type File struct {
 	Path     string // '/'-separated, as reached from the path argument
 	Language string
 	Method   string // the method's name
-	Src      []byte // the file's bytes as read
+	// Pieces: the method makes chunks of several pieces
+	// (chunk.Method.Pieces), so every record of the file carries ranges,
+	// and only such a file's spans may have pieces.
+	Pieces bool
+	Src    []byte // the file's bytes as read
 	// Extras holds what the run adds to each chunk (scope, tokens, the
 	// embedding text), one per span; nil when it adds nothing. The
 	// optional fields that read them need them.
@@ -160,7 +164,23 @@ func (f *File) LanguageAt(start, end int) string {
 // neither. It reads each byte of the chunk at most once and only the
 // regions the chunk meets, so files of thousands of fences stay linear.
 func (f *File) LanguagesAt(dst []string, start, end int, language string) []string {
+	return f.addLanguages(append(dst[:0], language), start, end)
+}
+
+// LanguagesOf is LanguagesAt for the chunk that holds the stretches
+// ranges (chunk.Span.Ranges): the text of a chunk of several pieces is
+// theirs, not the gaps', so each stretch adds its languages in turn.
+func (f *File) LanguagesOf(dst []string, ranges []chunk.Piece, language string) []string {
 	dst = append(dst[:0], language)
+	for _, p := range ranges {
+		dst = f.addLanguages(dst, p.Start, p.End)
+	}
+	return dst
+}
+
+// addLanguages appends to dst, in order, the languages src[start:end)
+// holds text of that dst lacks (see LanguagesAt).
+func (f *File) addLanguages(dst []string, start, end int) []string {
 	if len(f.Regions) == 0 {
 		return dst
 	}
@@ -262,6 +282,8 @@ type Encoder struct {
 	file     File     // the current file
 	chunk    Chunk    // the current chunk: kept here, so passing it to fields costs no allocation
 	langs    []string // the current chunk's languages, kept for the next
+	text     []byte   // the current chunk's text when it is of pieces
+	whole    [1]chunk.Piece
 	spans    []chunk.Span
 	next     int // index of the next span to write
 	curPos   int // line cursor: byte curPos is on line curLine
@@ -316,8 +338,9 @@ func (e *Encoder) AppendFile(dst []byte, f File, spans []chunk.Span) ([]byte, er
 // windows overlap.
 //
 // spans must be sorted by Start (overlapping windows are fine), non-empty
-// and within f.Src, cut at character boundaries of valid UTF-8, and each
-// Size must be the chunk.Size of its bytes; f.Extras, when the schema has a
+// and within f.Src, cut at character boundaries of valid UTF-8, of pieces
+// only when f.Pieces (and then as chunk.Span.Pieces says), and each Size
+// must be the chunk.Size of its text (the sum of its pieces'); f.Extras, when the schema has a
 // field that needs them, must hold one Extra per span, its strings valid
 // UTF-8. Begin checks all of this before anything is written, because a
 // record that lies would break guarantees downstream; after it succeeds,
@@ -358,6 +381,9 @@ func (e *Encoder) check() error {
 		if s.Start < prev || s.End <= s.Start || s.End > len(src) {
 			return spanError(path, i, s, prev, len(src))
 		}
+		if err := e.checkPieces(i, s); err != nil {
+			return err
+		}
 		prev, end = s.Start, max(end, s.End)
 	}
 	if e.file.Extras != nil && len(e.file.Extras) != len(e.spans) {
@@ -378,23 +404,57 @@ func (e *Encoder) check() error {
 			}
 		}
 	}
-	// The bytes the spans cover are valid UTF-8, and every span starts and
-	// ends on a character boundary: then every content is valid UTF-8.
+	if err := e.checkUTF8(end); err != nil {
+		return err
+	}
+	return e.checkSizes()
+}
+
+// checkPieces checks span i's pieces (chunk.Span.Pieces): only in a file
+// whose records carry ranges, and as chunk.CheckPieces describes them.
+func (e *Encoder) checkPieces(i int, s chunk.Span) error {
+	if s.Pieces == nil {
+		return nil
+	}
+	if !e.file.Pieces {
+		return fmt.Errorf("%s: chunk %d is made of %d pieces, but method %s makes chunks of one stretch (its records carry no ranges)", e.file.Path, i, len(s.Pieces), e.file.Method)
+	}
+	if err := chunk.CheckPieces(s); err != nil {
+		return fmt.Errorf("%s: chunk %d: %w", e.file.Path, i, err)
+	}
+	return nil
+}
+
+// checkUTF8 checks that the bytes from the first span's start to end (the
+// furthest end) are valid UTF-8, gaps between pieces included, and that
+// every stretch a span holds starts and ends on a character boundary: then
+// every content is valid UTF-8.
+func (e *Encoder) checkUTF8(end int) error {
+	src, path := e.file.Src, e.file.Path
 	first := e.spans[0].Start
 	if !utf8.Valid(src[first:end]) {
 		bad := chunk.FirstInvalid(src[first:end])
 		return &InvalidUTF8Error{Path: path, Offset: first + bad}
 	}
 	for _, s := range e.spans {
-		if !utf8.RuneStart(src[s.Start]) {
-			return &InvalidUTF8Error{Path: path, Offset: s.Start}
-		}
-		if s.End < len(src) && !utf8.RuneStart(src[s.End]) { // the last character is cut
-			return &InvalidUTF8Error{Path: path, Offset: s.Start + chunk.FirstInvalid(src[s.Start:s.End])}
+		for _, p := range s.Ranges() {
+			if !utf8.RuneStart(src[p.Start]) {
+				return &InvalidUTF8Error{Path: path, Offset: p.Start}
+			}
+			if p.End < len(src) && !utf8.RuneStart(src[p.End]) { // the last character is cut
+				return &InvalidUTF8Error{Path: path, Offset: p.Start + chunk.FirstInvalid(src[p.Start:p.End])}
+			}
 		}
 	}
-	// Spans that tile are counted once each; overlapping windows share a
-	// prefix sum, so each byte is still decoded once.
+	return nil
+}
+
+// checkSizes checks that each span's Size is that of its text: the sum of
+// its pieces' sizes (the line feeds that join them are whitespace).
+// Spans that tile are counted once each; overlapping windows share a
+// prefix sum, so each byte is still decoded once.
+func (e *Encoder) checkSizes() error {
+	src := e.file.Src
 	size := func(a, b int) int { return countSize(src[a:b]) }
 	if overlapping(e.spans) {
 		e.sizer.Reset(src)
@@ -402,8 +462,12 @@ func (e *Encoder) check() error {
 		size = e.sizer.Size
 	}
 	for i, s := range e.spans {
-		if got := size(s.Start, s.End); got != s.Size {
-			return fmt.Errorf("%s: chunk %d [%d,%d) has size %d, span says %d", path, i, s.Start, s.End, got, s.Size)
+		got := 0
+		for _, p := range s.Ranges() {
+			got += size(p.Start, p.End)
+		}
+		if got != s.Size {
+			return fmt.Errorf("%s: chunk %d [%d,%d) has size %d, span says %d", e.file.Path, i, s.Start, s.End, got, s.Size)
 		}
 	}
 	return nil
@@ -486,9 +550,16 @@ func (e *Encoder) nextChunk() *Chunk {
 	c.Index, c.StartByte, c.EndByte, c.Size = e.next, s.Start, s.End, s.Size
 	c.StartLine = e.curLine
 	c.EndLine = e.curLine + bytes.Count(src[s.Start:s.End-1], newline)
-	c.Content = src[s.Start:s.End]
+	c.Ranges, c.Content = s.Pieces, src[s.Start:s.End]
+	if s.Pieces == nil {
+		e.whole[0] = chunk.Piece{Start: s.Start, End: s.End}
+		c.Ranges = e.whole[:]
+	} else {
+		e.text = s.AppendText(e.text[:0], src)
+		c.Content = e.text
+	}
 	c.Language = e.file.LanguageAt(s.Start, s.End)
-	e.langs = e.file.LanguagesAt(e.langs, s.Start, s.End, c.Language)
+	e.langs = e.file.LanguagesOf(e.langs, c.Ranges, c.Language)
 	c.Languages = e.langs
 	if e.file.Extras != nil {
 		c.Extra = &e.file.Extras[e.next]
@@ -506,7 +577,14 @@ func (e *Encoder) nextChunk() *Chunk {
 // End lets go of the current file, so the encoder does not pin its bytes.
 func (e *Encoder) End() {
 	e.file, e.chunk, e.spans = File{}, Chunk{}, nil
+	if cap(e.text) > maxKeptText {
+		e.text = nil
+	}
 }
+
+// maxKeptText is the largest buffer for a chunk of pieces' text kept for
+// the next file.
+const maxKeptText = 1 << 20
 
 // schema is the encoder's schema: Default() when it has none.
 func (e *Encoder) schema() *Schema {
@@ -612,7 +690,7 @@ func AppendFile(dst []byte, f File, spans []chunk.Span) ([]byte, error) {
 // id and the size are written as they are, not recomputed). Tools that
 // pass records through use it, and tests compare it with AppendFile.
 func (e *Encoder) AppendRecord(dst []byte, r *Record) ([]byte, error) {
-	e.file = File{Path: r.Path, Language: r.Language, Method: r.Method}
+	e.file = File{Path: r.Path, Language: r.Language, Method: r.Method, Pieces: r.Ranges != nil}
 	if r.HostLanguage != "" {
 		// The record's own language is that of a region holding it.
 		e.file.Language = r.HostLanguage
@@ -633,7 +711,7 @@ func (e *Encoder) AppendRecord(dst []byte, r *Record) ([]byte, error) {
 	}
 	e.chunk = Chunk{
 		File: &e.file, Index: r.Index, StartLine: r.StartLine, EndLine: r.EndLine,
-		StartByte: r.StartByte, EndByte: r.EndByte, Size: r.Size,
+		StartByte: r.StartByte, EndByte: r.EndByte, Ranges: r.Ranges, Size: r.Size,
 		Content: []byte(r.Content), ID: []byte(r.ID), Language: r.Language, Languages: r.Languages,
 	}
 	if r.Languages == nil { // a record of an older castchunk: what it says of itself

@@ -213,7 +213,7 @@ func checkJSON(t *testing.T, out, src string) {
 		}{&r.ID, &r.Path, &r.Language, &r.Method, &r.Index, &r.StartLine, &r.EndLine, &r.StartByte, &r.EndByte, &r.Size, &r.Content}); err != nil {
 			t.Fatal(err)
 		}
-		if len(m) != len(Default().Names())-3 { // no host_language, cell nor end_cell: these files have no embedded regions and are no notebooks
+		if len(m) != len(Default().Names())-4 { // no host_language, cell, end_cell nor ranges: these files have no embedded regions, are no notebooks and of no method of pieces
 			t.Errorf("line %d has %d fields", i+1, len(m))
 		}
 		if r.Content != src[r.StartByte:r.EndByte] {

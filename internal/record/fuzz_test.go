@@ -35,6 +35,13 @@ func FuzzDecoder(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(good)
+	pieces, err := AppendFile(nil, File{Path: "a.py", Language: "python", Method: "declaration", Pieces: true, Src: src},
+		[]chunk.Span{{Start: 0, End: len(src), Size: chunk.Size(src[:11]) + chunk.Size(src[13:]), Pieces: []chunk.Piece{{Start: 0, End: 11}, {Start: 13, End: len(src)}}}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(pieces)
+	f.Add(bytes.Replace(pieces, []byte(`"ranges":[[0,11],`), []byte(`"ranges":[[0 ,11],[`), 1))
 	f.Add([]byte("{}\n"))
 	f.Add([]byte(`{"id":"00000000000000000000000000000000","path":"p","language":"x","method":"cast","index":0,"start_line":1,"end_line":1,"start_byte":0,"end_byte":1,"size":1,"languages":["x"],"content":"x"}`))
 	line := string(good[:bytes.IndexByte(good, '\n')])
@@ -112,6 +119,40 @@ func decodeLine(line []byte, strict bool) (Record, error) {
 	return r, err
 }
 
+// jsonRanges reads ranges by the decoder's rules with encoding/json: a
+// non-empty array of [start, end] pairs of plain non-negative integers,
+// each non-empty, in order and apart.
+func jsonRanges(raw json.RawMessage) ([]chunk.Piece, bool) {
+	var pairs []json.RawMessage
+	if raw[0] != '[' || json.Unmarshal(raw, &pairs) != nil || len(pairs) == 0 {
+		return nil, false
+	}
+	var out []chunk.Piece
+	for _, p := range pairs {
+		var nums []json.RawMessage
+		if p[0] != '[' || json.Unmarshal(p, &nums) != nil || len(nums) != 2 {
+			return nil, false
+		}
+		var n [2]int
+		for k, num := range nums {
+			s := string(num)
+			if s[0] < '0' || s[0] > '9' || strings.ContainsAny(s, ".eE") {
+				return nil, false
+			}
+			v, err := strconv.Atoi(s)
+			if err != nil {
+				return nil, false
+			}
+			n[k] = v
+		}
+		if n[1] <= n[0] || len(out) > 0 && n[0] <= out[len(out)-1].End {
+			return nil, false
+		}
+		out = append(out, chunk.Piece{Start: n[0], End: n[1]})
+	}
+	return out, true
+}
+
 // jsonRecord is the decoder's lenient rules written with encoding/json: the
 // record of line, and whether the decoder must accept it.
 func jsonRecord(line []byte) (Record, bool) {
@@ -168,6 +209,12 @@ func jsonRecord(line []byte) (Record, bool) {
 				strs = append(strs, s)
 			}
 			f.Set(&r, Value{Strs: strs})
+		case Ranges:
+			pieces, ok := jsonRanges(raw)
+			if !ok {
+				return r, false
+			}
+			f.Set(&r, Value{Pieces: pieces})
 		default:
 			var s string
 			if raw[0] != '"' || json.Unmarshal(raw, &s) != nil {

@@ -24,6 +24,8 @@ import (
 //	        { required group element {...} } }`), an empty list for none
 //	Strings LIST of STRING, the same three-level list, the strings
 //	        dictionary-encoded
+//	Ranges  LIST of STRUCT{start INT64, end INT64}, the same list, an
+//	        empty list for a record without ranges
 //
 // Columns are zstd-compressed (level 3: about a fifth of the JSON Lines'
 // size, where snappy gives a quarter), in version 1 data pages and only the
@@ -58,6 +60,12 @@ type parquetDef struct {
 	Line int64  `parquet:"line"`
 }
 
+// parquetRange is a range (chunk.Piece) as the Parquet schema declares it.
+type parquetRange struct {
+	Start int64 `parquet:"start"`
+	End   int64 `parquet:"end"`
+}
+
 // parquetSchema returns the Parquet schema of the records of s: the message
 // "castchunk", one field per record field, in order.
 func parquetSchema(s *Schema) (*parquet.Schema, error) {
@@ -85,6 +93,8 @@ func parquetSchema(s *Schema) (*parquet.Schema, error) {
 			t, tag = reflect.TypeFor[[]parquetDef](), tag+",list"
 		case Strings:
 			t, tag, elem = reflect.TypeFor[[]string](), tag+",list", ` parquet-element:",dict"`
+		case Ranges:
+			t, tag = reflect.TypeFor[[]parquetRange](), tag+",list"
 		default:
 			return nil, fmt.Errorf("record: field %q: no Parquet type for %v", f.Name, f.Type)
 		}
@@ -137,8 +147,12 @@ func newParquetWith(w io.Writer, s *Schema, cfg pqConfig) (*pq, error) {
 	col := 0
 	for i, f := range s.fields {
 		p.col[i] = col
-		if f.Type == Defs {
+		switch f.Type {
+		case Defs:
 			col += 3
+			continue
+		case Ranges:
+			col += 2
 			continue
 		}
 		if f.Type == String && !f.PerFile && !f.Dict {
@@ -207,6 +221,8 @@ func (p *pq) appendRow(row parquet.Row, c *Chunk) (parquet.Row, error) {
 			row = p.appendDefs(row, p.cell.Defs, col)
 		case Strings:
 			row = p.appendStrings(row, p.cell.Strs, col)
+		case Ranges:
+			row = appendPQRanges(row, p.cell.Pieces, col)
 		}
 	}
 	p.cell = Cell{}
@@ -241,6 +257,24 @@ func (p *pq) appendDefs(row parquet.Row, defs []Def, col int) parquet.Row {
 				v = parquet.Int64Value(int64(d.Line))
 			}
 			row = append(row, v.Level(rep, 1, col+k))
+		}
+	}
+	return row
+}
+
+// appendPQRanges appends a list of ranges, as appendDefs does a list of
+// definitions with two leaf columns (start, end).
+func appendPQRanges(row parquet.Row, ranges []chunk.Piece, col int) parquet.Row {
+	if len(ranges) == 0 {
+		return append(row, parquet.NullValue().Level(0, 0, col), parquet.NullValue().Level(0, 0, col+1))
+	}
+	for k := range 2 {
+		for i, r := range ranges {
+			v := r.Start
+			if k == 1 {
+				v = r.End
+			}
+			row = append(row, parquet.Int64Value(int64(v)).Level(min(i, 1), 1, col+k))
 		}
 	}
 	return row

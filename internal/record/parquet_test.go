@@ -193,6 +193,18 @@ func parseJSON(t testing.TB, line []byte) map[string]any {
 	return m
 }
 
+// pqRanges brings a record's ranges to the form Parquet holds them: a
+// list of {start, end}, empty for a record without ranges.
+func pqRanges(m map[string]any) {
+	pairs, _ := m["ranges"].([]any)
+	out := []any{}
+	for _, p := range pairs {
+		p := p.([]any)
+		out = append(out, map[string]any{"start": p[0], "end": p[1]})
+	}
+	m["ranges"] = out
+}
+
 // jsonlRows parses JSON Lines into canonical rows.
 func jsonlRows(t testing.TB, out []byte) []string {
 	t.Helper()
@@ -208,6 +220,7 @@ func jsonlRows(t testing.TB, out []byte) []string {
 					m[k] = json.Number("-1") // and -1
 				}
 			}
+			pqRanges(m)
 			rows = append(rows, canon(t, m))
 		}
 	}
@@ -395,6 +408,7 @@ func hyparquet(t *testing.T, data []byte) (head map[string]any, rows []string) {
 					m[k] = json.Number("-1") // and -1
 				}
 			}
+			pqRanges(m)
 			rows = append(rows, canon(t, m))
 		}
 	}
@@ -432,6 +446,12 @@ func wantElements(s *Schema) []any {
 				map[string]any{"name": f.Name, "repetition_type": "REQUIRED", "converted_type": "LIST", "logical_type": map[string]any{"type": "LIST"}, "num_children": 1},
 				map[string]any{"name": "list", "repetition_type": "REPEATED", "num_children": 1},
 				named("element", str))
+		case Ranges:
+			els = append(els,
+				map[string]any{"name": f.Name, "repetition_type": "REQUIRED", "converted_type": "LIST", "logical_type": map[string]any{"type": "LIST"}, "num_children": 1},
+				map[string]any{"name": "list", "repetition_type": "REPEATED", "num_children": 1},
+				map[string]any{"name": "element", "repetition_type": "REQUIRED", "num_children": 2},
+				named("start", i64), named("end", i64))
 		}
 	}
 	return els

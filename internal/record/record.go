@@ -55,6 +55,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
+
+	"github.com/castchunk/castchunk/internal/chunk"
 )
 
 // IDLen is the length of an id in hex characters (16 bytes of SHA-256).
@@ -86,13 +88,28 @@ type Record struct {
 	EndLine    int
 	StartByte  int
 	EndByte    int
-	Size       int
-	Content    string
+	// Ranges are the stretches of the file the chunk holds, when the
+	// record has ranges (a method that makes chunks of several pieces);
+	// nil otherwise. Content is then their bytes joined by chunk.Joiner.
+	Ranges  []chunk.Piece
+	Size    int
+	Content string
 	// The optional fields: empty (0) when the record has none of them.
 	Scope   string // scope's JSON text, as written
 	Defines string // defines' JSON text
 	Tokens  int
 	Text    string
+}
+
+// Span returns the chunk the record describes: [StartByte, EndByte) and,
+// when its ranges are several, its pieces (a single range is a whole
+// chunk).
+func (r *Record) Span() chunk.Span {
+	s := chunk.Span{Start: r.StartByte, End: r.EndByte, Size: r.Size}
+	if len(r.Ranges) > 1 {
+		s.Pieces = r.Ranges
+	}
+	return s
 }
 
 // ID returns the id of a chunk of path whose embedded text (its text

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/castchunk/castchunk/internal/chunk"
 )
 
 // Type is the JSON type of a field's value.
@@ -15,10 +17,11 @@ const (
 	Int          // a non-negative integer
 	Defs         // an array of definitions: {"kind":"class","name":"App","line":3}
 	Strings      // an array of strings: ["markdown","rust"]
+	Ranges       // an array of [start, end] pairs of integers: [[0,12],[40,52]]
 )
 
 func (t Type) String() string {
-	return [...]string{"string", "int", "array", "array"}[t]
+	return [...]string{"string", "int", "array", "array", "array"}[t]
 }
 
 // Field is one field of a record: the table of fields below is the one
@@ -56,11 +59,12 @@ type Field struct {
 }
 
 // Value is a decoded field value: Str for a String field (the raw JSON
-// text for Defs), Int for an Int, Strs for Strings.
+// text for Defs), Int for an Int, Strs for Strings, Pieces for Ranges.
 type Value struct {
-	Str  string
-	Int  int
-	Strs []string
+	Str    string
+	Int    int
+	Strs   []string
+	Pieces []chunk.Piece
 }
 
 // Cell is one field's value as Field.Raw gives it.
@@ -69,6 +73,8 @@ type Cell struct {
 	Int  int      // an Int field's value
 	Defs []Def    // a Defs field's list (nil or empty: none)
 	Strs []string // a Strings field's list
+	// Pieces is a Ranges field's list (nil or empty: none).
+	Pieces []chunk.Piece
 }
 
 // Chunk is what the encoder knows of one chunk while it writes its record:
@@ -80,8 +86,11 @@ type Chunk struct {
 	EndLine   int
 	StartByte int // 0-based, half-open
 	EndByte   int
+	// Ranges are the stretches of the file the chunk holds: its pieces,
+	// or [StartByte, EndByte) alone (chunk.Span.Ranges).
+	Ranges    []chunk.Piece
 	Size      int
-	Content   []byte
+	Content   []byte   // the chunk's text: its pieces joined by chunk.Joiner
 	ID        []byte   // the id in hex
 	Extra     *Extra   // what the run adds; nil when nothing
 	Language  string   // File.LanguageAt the chunk
@@ -168,6 +177,16 @@ var fields = []*Field{
 		Append: intField(func(c *Chunk) int { return c.EndByte }),
 		Raw:    rawInt(func(c *Chunk) int { return c.EndByte }),
 		Set:    func(r *Record, v Value) { r.EndByte = v.Int }},
+	{Name: "ranges", Type: Ranges, Help: "in the records of a method that makes chunks of several pieces only (`declaration`): the stretches of the file the chunk holds, `[start, end]` byte pairs (half-open), in order and apart, from `start_byte` to `end_byte`; `content` is their bytes joined by one `\\n`. A chunk of one stretch has one pair, `[start_byte, end_byte]`. Absent from the records of other methods (Parquet: an empty list)",
+		Omit:   func(f *File) bool { return !f.Pieces },
+		Append: appendRanges,
+		Raw: func(v *Cell, c *Chunk) error {
+			if c.File.Pieces {
+				v.Pieces = c.Ranges
+			}
+			return nil
+		},
+		Set: func(r *Record, v Value) { r.Ranges = v.Pieces }},
 	{Name: "size", Type: Int, Help: "non-whitespace characters (Unicode code points) in `content`: the measure `--max-size` bounds",
 		Append: intField(func(c *Chunk) int { return c.Size }),
 		Raw:    rawInt(func(c *Chunk) int { return c.Size }),
@@ -188,7 +207,7 @@ var fields = []*Field{
 		},
 		Raw: func(v *Cell, c *Chunk) error { v.Strs = c.Languages; return nil },
 		Set: func(r *Record, v Value) { r.Languages = v.Strs }},
-	{Name: "content", Type: String, Help: "the file's exact bytes `[start_byte, end_byte)`",
+	{Name: "content", Type: String, Help: "the file's exact bytes `[start_byte, end_byte)`; with `ranges`, the bytes of each range, joined by one `\\n`",
 		Append: appendContent,
 		Raw:    rawString(func(c *Chunk) []byte { return c.Content }),
 		Set:    func(r *Record, v Value) { r.Content = v.Str }},
@@ -228,8 +247,8 @@ var fields = []*Field{
 }
 
 // PerFileAbsent reports whether the field named name is one that only some
-// files' records have (host_language, cell, end_cell: Field.Omit), so that records of
-// one run may differ by it.
+// files' records have (host_language, cell, end_cell, ranges: Field.Omit),
+// so that records of one run may differ by it.
 func PerFileAbsent(name string) bool {
 	for _, f := range fields {
 		if f.Name == name {
@@ -265,6 +284,19 @@ func defsField(get func(*Extra) []Def) func([]byte, *Chunk) ([]byte, error) {
 		}
 		return append(dst, ']'), nil
 	}
+}
+
+// appendRanges writes the chunk's ranges as a JSON array of pairs.
+func appendRanges(dst []byte, c *Chunk) ([]byte, error) {
+	dst = append(dst, '[')
+	for i, p := range c.Ranges {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = strconv.AppendInt(append(dst, '['), int64(p.Start), 10)
+		dst = append(strconv.AppendInt(append(dst, ','), int64(p.End), 10), ']')
+	}
+	return append(dst, ']'), nil
 }
 
 // appendText writes the embedding text: the header, then the content.

@@ -80,7 +80,7 @@ func TestSchemaDeclarations(t *testing.T) {
 	if _, err := Select("no-such-field"); err == nil {
 		t.Error("Select accepted an unknown optional field")
 	}
-	want := []string{"id", "path", "language", "host_language", "cell", "end_cell", "method", "index", "start_line", "end_line", "start_byte", "end_byte", "size", "languages", "content"}
+	want := []string{"id", "path", "language", "host_language", "cell", "end_cell", "method", "index", "start_line", "end_line", "start_byte", "end_byte", "ranges", "size", "languages", "content"}
 	if got := Default().Names(); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("default fields %v, want %v", got, want)
 	}

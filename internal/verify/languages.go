@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/inject"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/parse"
@@ -16,9 +17,11 @@ import (
 // its embedded regions' that the chunk holds text of. The regions are
 // found again, as chunk finds them, once per file, and only for a file
 // whose records say it has some (host_language); a notebook's are its
-// cells. A file without regions gives [language].
-func (v *Verifier) checkLanguages(f *file, r *record.Record) {
-	if r.Languages == nil || r.Language == "" {
+// cells. A file without regions gives [language]. A chunk of several
+// pieces holds the text of its ranges only (record.File.LanguagesOf); nil
+// ranges (not a chunk's pieces) leave nothing to compare with.
+func (v *Verifier) checkLanguages(f *file, r *record.Record, ranges []chunk.Piece) {
+	if r.Languages == nil || r.Language == "" || ranges == nil {
 		return // the decoder requires the field; a record built by hand may lack it
 	}
 	if !f.regionsDone {
@@ -32,7 +35,7 @@ func (v *Verifier) checkLanguages(f *file, r *record.Record) {
 	if r.HostLanguage == "" {
 		src.Regions = nil
 	}
-	want := src.LanguagesAt(nil, r.StartByte, r.EndByte, r.Language)
+	want := src.LanguagesOf(nil, ranges, r.Language)
 	if !slices.Equal(r.Languages, want) {
 		v.problem(r, "languages is "+quoteList(r.Languages)+", the file gives "+quoteList(want)+" (language first, then the host's and the regions' the chunk holds text of, in order)")
 	}

@@ -77,7 +77,10 @@ type Verifier struct {
 	// Header is the format of the embedding texts' headers (chunk
 	// --embed-header; "": enrich.ScopeHeader).
 	Header enrich.HeaderFormat
-	Report func(Problem)
+	// Methods finds the method a record names; nil: the registry
+	// (method.ByName). Tests give methods castchunk does not register.
+	Methods func(name string) *chunk.Method
+	Report  func(Problem)
 
 	Records, Files, Problems int
 	// Explained counts, by format, the records whose header Header does
@@ -144,14 +147,10 @@ func (v *Verifier) Add(r *record.Record) {
 		v.problem(r, fmt.Sprintf("byte range [%d,%d) runs past the end of the file (%d bytes)", r.StartByte, r.EndByte, len(f.data)))
 		return
 	}
-	if string(f.data[r.StartByte:r.EndByte]) != r.Content {
-		v.problem(r, fmt.Sprintf("content differs from the file's bytes [%d,%d)", r.StartByte, r.EndByte))
-	}
+	ranges := v.checkContent(f, r)
 	v.checkCell(f, r)
-	v.checkLanguages(f, r)
-	if want := f.lineOf(r.StartByte); r.StartLine != want {
-		v.problem(r, fmt.Sprintf("start_line is %d, byte %d is on line %d", r.StartLine, r.StartByte, want))
-	}
+	v.checkLanguages(f, r, ranges)
+	v.checkLines(f, r)
 	if v.Budget > 0 && r.Size > v.Budget {
 		v.problem(r, fmt.Sprintf("size %d is over the budget of %d", r.Size, v.Budget))
 	}
@@ -159,6 +158,69 @@ func (v *Verifier) Add(r *record.Record) {
 	v.checkTokens(r)
 	v.checkID(f, r)
 	v.checkTiling(f, r)
+}
+
+// checkContent checks the record's content against the file: its bytes
+// [start_byte, end_byte), or, for a record of several ranges, the bytes of
+// each range joined by a line feed (docs/design.md, "Chunks of several
+// pieces"). It returns the stretches the chunk holds, nil when its ranges
+// are not a chunk's pieces (Record.Check said how), so that no later check
+// reads the file by them. The size, recounted by Check over the content,
+// is then the pieces' sum.
+func (v *Verifier) checkContent(f *file, r *record.Record) []chunk.Piece {
+	s := r.Span()
+	if s.Whole() {
+		if string(f.data[r.StartByte:r.EndByte]) != r.Content {
+			v.problem(r, fmt.Sprintf("content differs from the file's bytes [%d,%d)", r.StartByte, r.EndByte))
+		}
+		return s.Ranges()
+	}
+	if chunk.CheckPieces(s) != nil {
+		return nil // within [start_byte, end_byte) only when they are pieces
+	}
+	if !joinedEqual(f.data, s.Pieces, r.Content) {
+		v.problem(r, fmt.Sprintf("content differs from the file's bytes of its %d ranges joined by a line feed", len(s.Pieces)))
+	}
+	// The lead's check that no piece holds a function's body (it needs
+	// package declaration) goes here: s.Pieces are within the file.
+	return s.Pieces
+}
+
+// joinedEqual reports whether content is the bytes of pieces of data
+// joined by chunk.Joiner, comparing in place.
+func joinedEqual(data []byte, pieces []chunk.Piece, content string) bool {
+	at := 0
+	for i, p := range pieces {
+		if i > 0 {
+			if !strings.HasPrefix(content[at:], chunk.Joiner) {
+				return false
+			}
+			at += len(chunk.Joiner)
+		}
+		n := p.End - p.Start
+		if len(content)-at < n || content[at:at+n] != string(data[p.Start:p.End]) {
+			return false
+		}
+		at += n
+	}
+	return at == len(content)
+}
+
+// checkLines checks start_line against the file, and, for a record of
+// several ranges, end_line: the line of its last byte, which the gaps
+// between its pieces decide (Record.Check counts a whole chunk's in its
+// content).
+func (v *Verifier) checkLines(f *file, r *record.Record) {
+	want := f.lineOf(r.StartByte)
+	if r.StartLine != want {
+		v.problem(r, fmt.Sprintf("start_line is %d, byte %d is on line %d", r.StartLine, r.StartByte, want))
+	}
+	if len(r.Ranges) < 2 {
+		return
+	}
+	if end := want + bytes.Count(f.data[r.StartByte:r.EndByte-1], []byte{'\n'}); r.EndLine != end {
+		v.problem(r, fmt.Sprintf("end_line is %d, its last byte (%d) is on line %d", r.EndLine, r.EndByte-1, end))
+	}
 }
 
 // checkText checks the embedding text, when the record has one: a header,
@@ -268,7 +330,7 @@ func (v *Verifier) checkTiling(f *file, r *record.Record) {
 		v.problem(r, fmt.Sprintf("the file's first chunk starts at byte %d, not 0", r.StartByte))
 	case !first && r.StartByte > f.covered:
 		v.problem(r, fmt.Sprintf("bytes [%d,%d) are in no chunk", f.covered, r.StartByte))
-	case !first && r.StartByte < f.covered && (!mayOverlap(f.method) || !mayOverlap(method.ByName(r.Method)) || r.StartByte <= f.prevStart):
+	case !first && r.StartByte < f.covered && (!mayOverlap(f.method) || !mayOverlap(v.method(r.Method)) || r.StartByte <= f.prevStart):
 		v.problem(r, fmt.Sprintf("overlaps the previous chunk by %d bytes", f.covered-r.StartByte))
 	}
 	f.prevStart = r.StartByte
@@ -287,7 +349,8 @@ func mayOverlap(m *chunk.Method) bool { return m != nil && m.MayOverlap() }
 // so a relabelled record must not slip an overlap through (checkTiling
 // allows an overlap only when the file's method and the record's allow it).
 func (v *Verifier) checkMethod(f *file, r *record.Record) {
-	m := method.ByName(r.Method)
+	m := v.method(r.Method)
+	v.checkRanges(m, r)
 	switch {
 	case m == nil && r.Method != "":
 		v.problem(r, fmt.Sprintf("method %q is not one of %v", r.Method, method.Names()))
@@ -300,6 +363,28 @@ func (v *Verifier) checkMethod(f *file, r *record.Record) {
 		}
 		v.problem(r, fmt.Sprintf("method %q differs from the file's first chunk (%s)", r.Method, name))
 	}
+}
+
+// checkRanges checks that the record has ranges exactly when its method
+// m (nil: unknown, said elsewhere) makes chunks of several pieces: every
+// record of such a method carries them, no record of another.
+func (v *Verifier) checkRanges(m *chunk.Method, r *record.Record) {
+	switch {
+	case m == nil:
+	case m.Pieces && r.Ranges == nil:
+		v.problem(r, fmt.Sprintf("no ranges: the records of method %s, whose chunks may be of several pieces, carry them", m.Name))
+	case !m.Pieces && r.Ranges != nil:
+		v.problem(r, fmt.Sprintf("ranges is set, but method %s makes chunks of one stretch (its records have no ranges)", m.Name))
+	}
+}
+
+// method returns the method named name: Methods', else the registry's;
+// nil when there is none.
+func (v *Verifier) method(name string) *chunk.Method {
+	if v.Methods != nil {
+		return v.Methods(name)
+	}
+	return method.ByName(name)
 }
 
 // checkLanguage checks the record's language: one castchunk has, the one
@@ -349,7 +434,7 @@ func (v *Verifier) checkLanguage(f *file, r *record.Record) {
 	case l == nil && byExt == nil && v.Lang == "":
 		// Text no grammar parses (chunk --all-text names it as GitHub does):
 		// any name, but never made by a method that reads a syntax tree.
-		if m := method.ByName(r.Method); m != nil && m.NeedsTree {
+		if m := v.method(r.Method); m != nil && m.NeedsTree {
 			v.problem(r, fmt.Sprintf("language %q has no grammar, so method %s cannot have made this chunk", own, r.Method))
 		}
 	case l == nil:
