@@ -17,6 +17,87 @@ import (
 type Span struct {
 	Start, End int
 	Size       int
+	// Pieces, when not nil, are the only parts of [Start, End) the chunk
+	// holds: at least two, in order, non-empty and apart (a gap of at least
+	// one byte between two), the first starting at Start and the last
+	// ending at End. A declaration chunk is a class's header, its fields
+	// and its methods' signatures without their bodies. Its text is the
+	// pieces' bytes joined by a line feed (Text), and Size is the sum of
+	// their sizes. Nil: the chunk holds all of [Start, End).
+	Pieces []Piece
+}
+
+// Piece is one stretch of the file a chunk of several pieces holds: the
+// bytes [Start, End).
+type Piece struct{ Start, End int }
+
+// Joiner is what joins the pieces of a chunk in its text: one line feed,
+// whatever the file's line ends (docs/design.md, "Chunks of several
+// pieces").
+const Joiner = "\n"
+
+// Whole reports whether the chunk holds all of [Start, End).
+func (s Span) Whole() bool { return s.Pieces == nil }
+
+// Ranges returns the stretches of the file the chunk holds: its pieces, or
+// [Start, End) alone.
+func (s Span) Ranges() []Piece {
+	if s.Pieces != nil {
+		return s.Pieces
+	}
+	return []Piece{{s.Start, s.End}}
+}
+
+// AppendText appends the chunk's text to dst: src[Start:End], or its
+// pieces joined by Joiner.
+func (s Span) AppendText(dst, src []byte) []byte {
+	if s.Pieces == nil {
+		return append(dst, src[s.Start:s.End]...)
+	}
+	for i, p := range s.Pieces {
+		if i > 0 {
+			dst = append(dst, Joiner...)
+		}
+		dst = append(dst, src[p.Start:p.End]...)
+	}
+	return dst
+}
+
+// Text returns the chunk's text: a subslice of src for a whole chunk, a
+// new slice for one of pieces.
+func (s Span) Text(src []byte) []byte {
+	if s.Pieces == nil {
+		return src[s.Start:s.End]
+	}
+	return s.AppendText(nil, src)
+}
+
+// Join returns the span holding pieces (in order and apart, as
+// Span.Pieces), sized by sz: a whole span when there is one piece.
+func Join(sz *Sizer, pieces []Piece) Span {
+	s := Span{Start: pieces[0].Start, End: pieces[len(pieces)-1].End}
+	if len(pieces) == 1 {
+		s.Size = sz.Size(s.Start, s.End)
+		return s
+	}
+	s.Pieces = pieces
+	for _, p := range pieces {
+		s.Size += sz.Size(p.Start, p.End)
+	}
+	return s
+}
+
+// SizeOf is the size of the chunk's text, counted by sz: what Span.Size
+// must be.
+func (sz *Sizer) SizeOf(s Span) int {
+	if s.Pieces == nil {
+		return sz.Size(s.Start, s.End)
+	}
+	n := 0
+	for _, p := range s.Pieces {
+		n += sz.Size(p.Start, p.End)
+	}
+	return n
 }
 
 // Sizer answers "how many non-whitespace code points lie in src[a:b]" in
@@ -172,6 +253,20 @@ func (m *Measure) Fits(a, b int) bool {
 	return m.Budget.Tokens <= 0 || m.Tokens(a, b) <= m.Budget.Tokens
 }
 
+// FitsPieces reports whether a chunk of pieces (as Span.Pieces) fits the
+// budget: their sizes summed, and their tokens with one more for each line
+// feed that joins two (the exact count is the pipeline's, with Refit).
+func (m *Measure) FitsPieces(pieces []Piece) bool {
+	size, toks := 0, len(pieces)-1
+	for _, p := range pieces {
+		size += m.Size(p.Start, p.End)
+		if m.Budget.Tokens > 0 {
+			toks += m.Tokens(p.Start, p.End)
+		}
+	}
+	return size <= m.Budget.Size && (m.Budget.Tokens <= 0 || toks <= m.Budget.Tokens)
+}
+
 // SplitText cuts src[a:b] into consecutive pieces that each fit the budget
 // and appends them to out. It cuts at line ends where it can (keeping as
 // many whole lines per piece as fit) and inside a line only when that line
@@ -193,25 +288,25 @@ func SplitText(out []Span, m *Measure, a, b, open int) []Span {
 		case m.Fits(from, end): // the line joins the piece
 			pos = end
 		case start < pos: // close the piece before this line
-			out = append(out, Span{start, pos, m.Size(start, pos)})
+			out = append(out, Span{Start: start, End: pos, Size: m.Size(start, pos)})
 			start, from = pos, pos
 		case m.Fits(start, end): // a fresh piece holds the line whole
 			from = start
 		default: // the line alone is over the budget: cut it inside
 			cut := cutAfter(m, from, start, end)
 			if cut > start {
-				out = append(out, Span{start, cut, m.Size(start, cut)})
+				out = append(out, Span{Start: start, End: cut, Size: m.Size(start, cut)})
 				start, pos = cut, cut
 			} else if from == start { // not one character fits: take one anyway
 				cut = nextChar(src, start, end)
-				out = append(out, Span{start, cut, m.Size(start, cut)})
+				out = append(out, Span{Start: start, End: cut, Size: m.Size(start, cut)})
 				start, pos = cut, cut
 			}
 			from = start
 		}
 	}
 	if start < b {
-		out = append(out, Span{start, b, m.Size(start, b)})
+		out = append(out, Span{Start: start, End: b, Size: m.Size(start, b)})
 	}
 	return out
 }
@@ -285,7 +380,7 @@ func CheckWith(places func(spans []Span, n, budget int) error, sz *Sizer, spans 
 		return err
 	}
 	for i, s := range spans {
-		if got := sz.Size(s.Start, s.End); got != s.Size {
+		if got := sz.SizeOf(s); got != s.Size {
 			return fmt.Errorf("chunk %d has size %d, recorded %d", i, got, s.Size)
 		}
 	}
@@ -303,6 +398,9 @@ func CheckTiling(spans []Span, n, budget int) error {
 		if s.End <= s.Start {
 			return fmt.Errorf("chunk %d is empty or reversed [%d,%d)", i, s.Start, s.End)
 		}
+		if s.Pieces != nil {
+			return fmt.Errorf("chunk %d is made of %d pieces: chunks that tile the file hold one stretch each", i, len(s.Pieces))
+		}
 		if s.Size > budget {
 			return fmt.Errorf("chunk %d has size %d, over the budget of %d", i, s.Size, budget)
 		}
@@ -316,8 +414,8 @@ func CheckTiling(spans []Span, n, budget int) error {
 
 // CheckPartial is CheckTiling for a method whose chunks cover part of the
 // file (Method.Partial): each span is non-empty, within the n bytes, at or
-// after the end of the one before, and within the budget; gaps are allowed,
-// and so is no span at all.
+// after the end of the one before, its pieces (if any) as Span.Pieces
+// says, and within the budget; gaps are allowed, and so is no span at all.
 func CheckPartial(spans []Span, n, budget int) error {
 	pos := 0
 	for i, s := range spans {
@@ -327,6 +425,9 @@ func CheckPartial(spans []Span, n, budget int) error {
 		if s.End <= s.Start || s.End > n {
 			return fmt.Errorf("chunk %d is empty, reversed or past the file's %d bytes [%d,%d)", i, n, s.Start, s.End)
 		}
+		if err := CheckPieces(s); err != nil {
+			return fmt.Errorf("chunk %d: %w", i, err)
+		}
 		if s.Size > budget {
 			return fmt.Errorf("chunk %d has size %d, over the budget of %d", i, s.Size, budget)
 		}
@@ -335,27 +436,93 @@ func CheckPartial(spans []Span, n, budget int) error {
 	return nil
 }
 
+// CheckPieces checks the pieces of s as Span.Pieces describes them: none,
+// or at least two, non-empty, in order and apart, from Start to End.
+func CheckPieces(s Span) error {
+	if s.Pieces == nil {
+		return nil
+	}
+	if len(s.Pieces) < 2 {
+		return fmt.Errorf("made of %d piece: a chunk of one stretch has no pieces", len(s.Pieces))
+	}
+	if s.Pieces[0].Start != s.Start || s.Pieces[len(s.Pieces)-1].End != s.End {
+		return fmt.Errorf("pieces run from byte %d to %d, the chunk from %d to %d", s.Pieces[0].Start, s.Pieces[len(s.Pieces)-1].End, s.Start, s.End)
+	}
+	for j, p := range s.Pieces {
+		if p.End <= p.Start {
+			return fmt.Errorf("piece %d is empty or reversed [%d,%d)", j, p.Start, p.End)
+		}
+		if j > 0 && p.Start <= s.Pieces[j-1].End {
+			return fmt.Errorf("piece %d starts at byte %d, not after the previous one ends at %d", j, p.Start, s.Pieces[j-1].End)
+		}
+	}
+	return nil
+}
+
 // Refit makes every span pass fits, the exact check of a whole chunk (its
 // own tokenization, a header included), which a chunker's Measure only
-// estimates: a span that fails is split into pieces that pass, by lines
+// estimates: a span that fails is split into spans that pass, by lines
 // while a line fits and else inside the line after its last character that
-// fits. fits must hold for a stretch whenever it holds
-// for a longer one with the same start. Spans that pass are kept as they
-// are. It fails when not even one character fits.
-func Refit(out []Span, sz *Sizer, spans []Span, fits func(a, b int) bool) ([]Span, error) {
+// fits; a span of pieces into runs of its pieces, a piece that fails alone
+// as text. fits must hold for a stretch whenever it holds for a longer one
+// with the same start, and for fewer pieces when it holds for more. Spans
+// that pass are kept as they are. It fails when not even one character
+// fits.
+func Refit(out []Span, sz *Sizer, spans []Span, fits func(Span) bool) ([]Span, error) {
+	var err error
 	for _, s := range spans {
-		if fits(s.Start, s.End) {
+		switch {
+		case fits(s):
 			out = append(out, s)
+		case s.Pieces != nil:
+			out, err = refitPieces(out, sz, s.Pieces, fits)
+		default:
+			out, err = refitText(out, sz, s.Start, s.End, fits)
+		}
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// refitText splits src[a:b] into spans that pass fits (refitCut).
+func refitText(out []Span, sz *Sizer, a, b int, fits func(Span) bool) ([]Span, error) {
+	within := func(x, y int) bool { return fits(Span{Start: x, End: y, Size: sz.Size(x, y)}) }
+	for start := a; start < b; {
+		cut := refitCut(sz.Src(), start, b, within)
+		if cut <= start {
+			return out, fmt.Errorf("not one character at byte %d fits the budget", start)
+		}
+		out = append(out, Span{Start: start, End: cut, Size: sz.Size(start, cut)})
+		start = cut
+	}
+	return out, nil
+}
+
+// refitPieces packs pieces, in order, into the longest runs that pass
+// fits; a piece that fails alone is split as text.
+func refitPieces(out []Span, sz *Sizer, pieces []Piece, fits func(Span) bool) ([]Span, error) {
+	from := 0 // the first piece of the run under way
+	for i := range pieces {
+		if fits(Join(sz, pieces[from:i+1:i+1])) {
 			continue
 		}
-		for start := s.Start; start < s.End; {
-			cut := refitCut(sz.Src(), start, s.End, fits)
-			if cut <= start {
-				return out, fmt.Errorf("not one character at byte %d fits the budget", start)
-			}
-			out = append(out, Span{start, cut, sz.Size(start, cut)})
-			start = cut
+		if from < i {
+			out = append(out, Join(sz, pieces[from:i:i]))
 		}
+		from = i
+		if fits(Join(sz, pieces[i:i+1])) {
+			continue
+		}
+		var err error
+		if out, err = refitText(out, sz, pieces[i].Start, pieces[i].End, fits); err != nil {
+			return out, err
+		}
+		from = i + 1
+	}
+	if from < len(pieces) {
+		out = append(out, Join(sz, pieces[from:len(pieces):len(pieces)]))
 	}
 	return out, nil
 }

@@ -84,17 +84,17 @@ func TestCheckCatchesEachViolation(t *testing.T) {
 	src := []byte("ab cd")
 	var sz Sizer
 	sz.Reset(src)
-	good := []Span{{0, 3, 2}, {3, 5, 2}}
+	good := []Span{{Start: 0, End: 3, Size: 2}, {Start: 3, End: 5, Size: 2}}
 	if err := Check(&sz, good, 2); err != nil {
 		t.Fatalf("good spans rejected: %v", err)
 	}
 	for name, spans := range map[string][]Span{
-		"gap":         {{0, 2, 2}, {3, 5, 2}},
-		"overlap":     {{0, 3, 2}, {2, 5, 2}},
-		"short":       {{0, 3, 2}},
-		"wrong size":  {{0, 3, 1}, {3, 5, 2}},
-		"over budget": {{0, 5, 4}},
-		"empty":       {{0, 0, 0}, {0, 3, 2}, {3, 5, 2}},
+		"gap":         {{Start: 0, End: 2, Size: 2}, {Start: 3, End: 5, Size: 2}},
+		"overlap":     {{Start: 0, End: 3, Size: 2}, {Start: 2, End: 5, Size: 2}},
+		"short":       {{Start: 0, End: 3, Size: 2}},
+		"wrong size":  {{Start: 0, End: 3, Size: 1}, {Start: 3, End: 5, Size: 2}},
+		"over budget": {{Start: 0, End: 5, Size: 4}},
+		"empty":       {{Start: 0, End: 0, Size: 0}, {Start: 0, End: 3, Size: 2}, {Start: 3, End: 5, Size: 2}},
 	} {
 		budget := 2
 		if err := Check(&sz, spans, budget); err == nil {
@@ -134,8 +134,8 @@ func TestRefit(t *testing.T) {
 	src := "one two\nthree four five\nsix\n"
 	var sz Sizer
 	sz.Reset([]byte(src))
-	words := func(a, b int) bool { return len(strings.Fields(src[a:b])) <= 2 }
-	got, err := Refit(nil, &sz, []Span{{0, len(src), Size([]byte(src))}}, words)
+	words := func(s Span) bool { return len(strings.Fields(string(s.Text([]byte(src))))) <= 2 }
+	got, err := Refit(nil, &sz, []Span{{Start: 0, End: len(src), Size: Size([]byte(src))}}, words)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestRefit(t *testing.T) {
 	if want := []string{"one two\n", "three four", " five\nsix\n"}; strings.Join(parts, "|") != strings.Join(want, "|") {
 		t.Errorf("got %q, want %q", parts, want)
 	}
-	if _, err := Refit(nil, &sz, []Span{{0, 3, 3}}, func(a, b int) bool { return false }); err == nil {
+	if _, err := Refit(nil, &sz, []Span{{Start: 0, End: 3, Size: 3}}, func(Span) bool { return false }); err == nil {
 		t.Error("Refit accepted a budget no character fits")
 	}
 }
@@ -178,8 +178,8 @@ func TestWhitespaceRunsFillTheBudget(t *testing.T) {
 	}
 	var sz Sizer
 	sz.Reset(src)
-	fits := func(a, b int) bool { return b-a <= 100 }
-	out, err := Refit(nil, &sz, []Span{{0, len(src), sz.Size(0, len(src))}}, fits)
+	fits := func(s Span) bool { return s.End-s.Start <= 100 }
+	out, err := Refit(nil, &sz, []Span{{Start: 0, End: len(src), Size: sz.Size(0, len(src))}}, fits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,29 +205,83 @@ func TestCheckPartial(t *testing.T) {
 	sz.Reset(src)
 	for name, spans := range map[string][]Span{
 		"none":        nil,
-		"gaps":        {{3, 5, 2}},
-		"apart":       {{0, 2, 2}, {6, 8, 2}},
-		"touching":    {{0, 3, 2}, {3, 5, 2}},
-		"whole tiles": {{0, 3, 2}, {3, 6, 2}, {6, 8, 2}},
+		"gaps":        {{Start: 3, End: 5, Size: 2}},
+		"apart":       {{Start: 0, End: 2, Size: 2}, {Start: 6, End: 8, Size: 2}},
+		"touching":    {{Start: 0, End: 3, Size: 2}, {Start: 3, End: 5, Size: 2}},
+		"whole tiles": {{Start: 0, End: 3, Size: 2}, {Start: 3, End: 6, Size: 2}, {Start: 6, End: 8, Size: 2}},
 	} {
 		if err := CheckWith(CheckPartial, &sz, spans, 2); err != nil {
 			t.Errorf("%s: rejected: %v", name, err)
 		}
 	}
 	for name, spans := range map[string][]Span{
-		"overlap":      {{0, 3, 2}, {2, 5, 2}},
-		"out of order": {{3, 5, 2}, {0, 2, 2}},
-		"past the end": {{6, 9, 2}},
-		"wrong size":   {{0, 3, 1}},
-		"over budget":  {{0, 5, 4}},
-		"empty":        {{3, 3, 0}},
+		"overlap":      {{Start: 0, End: 3, Size: 2}, {Start: 2, End: 5, Size: 2}},
+		"out of order": {{Start: 3, End: 5, Size: 2}, {Start: 0, End: 2, Size: 2}},
+		"past the end": {{Start: 6, End: 9, Size: 2}},
+		"wrong size":   {{Start: 0, End: 3, Size: 1}},
+		"over budget":  {{Start: 0, End: 5, Size: 4}},
+		"empty":        {{Start: 3, End: 3, Size: 0}},
 	} {
 		if err := CheckWith(CheckPartial, &sz, spans, 2); err == nil {
 			t.Errorf("%s: not caught", name)
 		}
 	}
 	m := Method{Partial: true}
-	if m.CheckSpans([]Span{{3, 5, 2}}, len(src), 2) != nil || (&Method{}).CheckSpans([]Span{{3, 5, 2}}, len(src), 2) == nil {
+	if m.CheckSpans([]Span{{Start: 3, End: 5, Size: 2}}, len(src), 2) != nil || (&Method{}).CheckSpans([]Span{{Start: 3, End: 5, Size: 2}}, len(src), 2) == nil {
 		t.Error("CheckSpans does not follow Partial")
+	}
+}
+
+// TestPieces: a chunk of pieces has the pieces' bytes joined by a line feed
+// as its text and their sizes summed; Refit packs them into runs that fit,
+// cutting a piece that fails alone as text; CheckPartial rejects pieces
+// that are not as Span.Pieces says.
+func TestPieces(t *testing.T) {
+	src := []byte("class A:\n    def f(self):\n        return 1\n    def g(self): pass\n")
+	var sz Sizer
+	sz.Reset(src)
+	pieces := []Piece{{0, 8}, {13, 25}, {47, 59}}
+	s := Join(&sz, pieces)
+	if got, want := string(s.Text(src)), "class A:\ndef f(self):\ndef g(self):"; got != want {
+		t.Errorf("Text = %q, want %q", got, want)
+	}
+	if s.Start != 0 || s.End != 59 || s.Size != Size([]byte("class A:def f(self):def g(self):")) || sz.SizeOf(s) != s.Size {
+		t.Errorf("Join = %+v", s)
+	}
+	if one := Join(&sz, pieces[:1]); one.Pieces != nil || one.End != 8 {
+		t.Errorf("Join of one piece = %+v, want a whole span", one)
+	}
+	if err := CheckPartial([]Span{s}, len(src), 100); err != nil {
+		t.Error(err)
+	}
+	fits := func(s Span) bool { return len(s.Text(src)) <= 22 }
+	out, err := Refit(nil, &sz, []Span{s}, fits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, o := range out {
+		texts = append(texts, string(o.Text(src)))
+	}
+	if want := []string{"class A:\ndef f(self):", "def g(self):"}; strings.Join(texts, "|") != strings.Join(want, "|") {
+		t.Errorf("Refit = %q, want %q", texts, want)
+	}
+	narrow := func(s Span) bool { return len(s.Text(src)) <= 6 }
+	if out, err = Refit(nil, &sz, []Span{s}, narrow); err != nil || CheckPartial(out, len(src), 100) != nil || len(out) < 4 {
+		t.Errorf("Refit to 6 bytes: %v, %+v", err, out)
+	}
+	for name, bad := range map[string]Span{
+		"one piece":    {Start: 0, End: 8, Size: 6, Pieces: []Piece{{0, 8}}},
+		"touching":     {Start: 0, End: 25, Size: 17, Pieces: []Piece{{0, 8}, {8, 25}}},
+		"out of order": {Start: 13, End: 8, Size: 17, Pieces: []Piece{{13, 25}, {0, 8}}},
+		"wrong bounds": {Start: 0, End: 59, Size: 17, Pieces: []Piece{{0, 8}, {13, 25}}},
+		"empty piece":  {Start: 0, End: 25, Size: 17, Pieces: []Piece{{0, 8}, {10, 10}, {13, 25}}},
+	} {
+		if err := CheckPartial([]Span{bad}, len(src), 100); err == nil {
+			t.Errorf("%s: CheckPartial accepted %+v", name, bad)
+		}
+	}
+	if err := CheckTiling([]Span{{Start: 0, End: len(src), Size: 1, Pieces: pieces}}, len(src), 100); err == nil {
+		t.Error("CheckTiling accepted a chunk of pieces")
 	}
 }

@@ -24,6 +24,9 @@ type Method struct {
 	// left out. Verify, the pipeline and the cache then check that instead
 	// of tiling (CheckPartial).
 	Partial bool
+	// Pieces: a chunk may be made of several pieces of the file
+	// (Span.Pieces); every record of the method carries them (ranges).
+	Pieces bool
 	// Picks names what a Partial method chunks, for people ("a function"):
 	// a run whose files hold none says so.
 	Picks   string
@@ -75,6 +78,10 @@ type Input struct {
 	// embedded regions' among them: sorted by Start, of two starting
 	// together the longer first (an enclosing one before what it holds).
 	Defs []Def
+	// MemberPrivate reports whether src[start:end], a member of the type
+	// Defs[owner] that is no definition (a field, a constant), is private
+	// by the file's language (lang.Privacy); set with Defs.
+	MemberPrivate func(start, end, owner int) bool
 	// Embedded are the regions of Src that other trees describe, sorted
 	// and apart: code in another language than the file's (a Markdown
 	// fence's Rust), parsed by its own grammar over Src's bytes.
@@ -88,6 +95,9 @@ type Input struct {
 type Def struct {
 	Role       Role
 	Start, End int
+	// Private: the file's language hides it from its public interface
+	// (lang.Privacy): declaration chunking leaves it out.
+	Private bool
 }
 
 // Role is what a definition is to a chunker.

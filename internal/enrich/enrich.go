@@ -361,10 +361,10 @@ func (w *Worker) Finish(spans []chunk.Span, b chunk.Budget, overlapping bool) ([
 	if w.over(spans, chunks, b) {
 		w.sizer.Reset(w.src)
 		defer w.sizer.Release()
-		fits := func(start, end int) bool {
-			h := w.header(start, end)
-			return chunk.Size([]byte(h))+w.sizer.Size(start, end) <= b.Size &&
-				(b.Tokens <= 0 || w.count(h, start, end) <= b.Tokens)
+		fits := func(s chunk.Span) bool {
+			h := w.header(s.Start, s.End)
+			return chunk.Size([]byte(h))+w.sizer.SizeOf(s) <= b.Size &&
+				(b.Tokens <= 0 || w.count(h, s) <= b.Tokens)
 		}
 		var err error
 		if spans, err = chunk.Refit(nil, &w.sizer, spans, fits); err != nil {
@@ -411,7 +411,7 @@ func (w *Worker) describe(spans []chunk.Span) []record.Extra {
 			c.Header = w.headerOf(scope, s.Start)
 		}
 		if w.counter != nil {
-			c.Tokens = w.count(c.Header, s.Start, s.End)
+			c.Tokens = w.count(c.Header, s)
 		}
 	}
 	return out
@@ -450,12 +450,12 @@ func (w *Worker) headerOf(scope []outline.Def, start int) string {
 	return w.opt.Header.Build(w.path, scope, &w.lines, first)
 }
 
-// count returns the tokens of header followed by src[start:end].
-func (w *Worker) count(header string, start, end int) int {
-	if header == "" {
-		return w.counter.Count(w.src[start:end])
+// count returns the tokens of header followed by the text of s.
+func (w *Worker) count(header string, s chunk.Span) int {
+	if header == "" && s.Whole() {
+		return w.counter.Count(w.src[s.Start:s.End])
 	}
-	w.text = append(append(w.text[:0], header...), w.src[start:end]...)
+	w.text = s.AppendText(append(w.text[:0], header...), w.src)
 	return w.counter.Count(w.text)
 }
 

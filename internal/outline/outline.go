@@ -112,6 +112,11 @@ type Def struct {
 	Name       string // the defined name, whitespace runs collapsed to one space, at most MaxName bytes
 	Start, End int    // byte range of the definition's node
 	Line       int    // 1-based line of Start
+	// NameStart is where its name starts in the file (its first @name
+	// capture): what comes between Start and it is its modifiers.
+	NameStart int
+	// Private: the language's rule hides it (MarkPrivate; lang.Privacy).
+	Private bool
 }
 
 // MaxName is the longest name kept, in bytes: a CSS selector list or a
@@ -339,9 +344,56 @@ func ChunkDefs(defs []Def) []chunk.Def {
 		case typeKinds[d.Kind]:
 			role = chunk.RoleType
 		}
-		out[i] = chunk.Def{Role: role, Start: d.Start, End: d.End}
+		out[i] = chunk.Def{Role: role, Start: d.Start, End: d.End, Private: d.Private}
 	}
 	return out
+}
+
+// MarkPrivate sets Private on each of defs (a list Find returned for src
+// in language l) that l's rule hides (lang.Privacy), each read with the
+// type it is directly in.
+func MarkPrivate(l *lang.Language, src []byte, defs []Def) {
+	var open []int
+	for i := range defs {
+		for len(open) > 0 && defs[open[len(open)-1]].End <= defs[i].Start {
+			open = open[:len(open)-1]
+		}
+		d := &defs[i]
+		decl := lang.Decl{Name: nameAt(src, d.NameStart)}
+		if d.NameStart >= d.Start && d.NameStart <= len(src) {
+			decl.Lead = src[d.Start:d.NameStart]
+		}
+		if len(open) > 0 {
+			if o := defs[open[len(open)-1]]; typeKinds[o.Kind] {
+				decl.OwnerKind, decl.OwnerName = o.Kind, o.Name
+			}
+		}
+		d.Private = l.Private.Hides(decl)
+		open = append(open, i)
+	}
+}
+
+// MemberPrivate reports whether the member src[start:end] of the type
+// owner (a field, a constant: no definition) is private by l's rule.
+func MemberPrivate(l *lang.Language, src []byte, start, end int, owner Def) bool {
+	return l.Private.Hides(lang.Decl{Lead: src[start:end], OwnerKind: owner.Kind, OwnerName: owner.Name})
+}
+
+// nameAt returns the identifier that starts at src[i] (letters, digits,
+// '_', '$', '#'), empty when none does.
+func nameAt(src []byte, i int) []byte {
+	if i < 0 || i > len(src) {
+		return []byte{}
+	}
+	j := i
+	for j < len(src) {
+		r, w := utf8.DecodeRune(src[j:])
+		if r != '_' && r != '$' && r != '#' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			break
+		}
+		j += w
+	}
+	return src[i:j]
 }
 
 // typeKinds are the kinds whose directly nested functions are methods.
@@ -429,6 +481,7 @@ func (c *compiled) read(pattern uint, caps []capture, src []byte) (found, bool) 
 		d.Name = cut(qualifier + "." + d.Name)
 	}
 	d.Start, d.End = def.start, defEnd
+	d.NameStart = nameStart
 	d.Line = def.row + 1
 	d.pattern = pattern
 	return d, true

@@ -68,7 +68,8 @@ type cellTree struct {
 	tree        *sitter.Tree
 	regions     []inject.Region
 	own, fences []outline.Def
-	defs        []chunk.Def // for a method that reads definitions (NeedsDefs)
+	defs        []chunk.Def                      // for a method that reads definitions (NeedsDefs)
+	private     func(start, end, owner int) bool // the rule for the members of defs' types
 }
 
 // chunkCells chunks the notebook, with the fallback method when fallback
@@ -177,7 +178,7 @@ func (w *worker) parseCells(r *Result, setup chunk.Setup, parse bool) ([]cellTre
 			}
 		}
 		if setup.Method.NeedsDefs {
-			if ct.defs, err = w.methodDefs(ct.lang, text, tree, ct.regions); err != nil {
+			if ct.defs, ct.private, err = w.methodDefs(ct.lang, text, tree, ct.regions); err != nil {
 				return cells, false, err
 			}
 		}
@@ -222,7 +223,7 @@ func cellSpans(nb *notebook.Notebook, cells []cellTree, in chunk.Input, method *
 	got := make([][]chunk.Span, len(nb.Cells)) // each cell's chunks, in the notebook's text
 	var starts []int32
 	for i, c := range nb.Cells {
-		cell := chunk.Input{Src: nb.Text[c.Start:c.End], Tree: cells[i].tree, Budget: in.Budget, Embedded: inject.ForChunker(cells[i].regions), Defs: cells[i].defs}
+		cell := chunk.Input{Src: nb.Text[c.Start:c.End], Tree: cells[i].tree, Budget: in.Budget, Embedded: inject.ForChunker(cells[i].regions), Defs: cells[i].defs, MemberPrivate: cells[i].private}
 		if in.TokenStarts != nil {
 			starts = cellStarts(starts[:0], in.TokenStarts, c.Start, c.End)
 			cell.TokenStarts = starts

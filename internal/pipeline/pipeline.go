@@ -593,7 +593,7 @@ func (w *worker) chunk(r *Result, src []byte) (spans []chunk.Span, parsed bool, 
 		in.Tree, in.Embedded = nil, nil // the method is the same with or without a tree
 	}
 	if setup.Method.NeedsDefs && tree != nil {
-		if in.Defs, err = w.methodDefs(r.Lang, src, tree, regions); err != nil {
+		if in.Defs, in.MemberPrivate, err = w.methodDefs(r.Lang, src, tree, regions); err != nil {
 			return nil, false, err
 		}
 	}
@@ -613,15 +613,18 @@ func (w *worker) chunk(r *Result, src []byte) (spans []chunk.Span, parsed bool, 
 
 // methodDefs returns the definitions of src for a method that reads them
 // (chunk.Method.NeedsDefs): its tree's and its embedded regions', merged
-// in outline.Find's order (as enrich.Worker.Defs finds them for headers).
-func (w *worker) methodDefs(l *lang.Language, src []byte, tree *sitter.Tree, regions []inject.Region) ([]chunk.Def, error) {
+// in outline.Find's order (as enrich.Worker.Defs finds them for headers),
+// each marked private by its own language's rule; and the rule for the
+// members of its types (chunk.Input.MemberPrivate).
+func (w *worker) methodDefs(l *lang.Language, src []byte, tree *sitter.Tree, regions []inject.Region) ([]chunk.Def, func(start, end, owner int) bool, error) {
 	if l == nil || tree == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	own, err := w.defs.Find(l, src, tree)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	outline.MarkPrivate(l, src, own)
 	lists := [][]outline.Def{own}
 	for _, g := range regions {
 		if g.Tree == nil {
@@ -629,15 +632,25 @@ func (w *worker) methodDefs(l *lang.Language, src []byte, tree *sitter.Tree, reg
 		}
 		found, err := w.defs.Find(g.Lang, src, g.Tree)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		outline.MarkPrivate(g.Lang, src, found)
 		lists = append(lists, found)
 	}
 	all := own
 	if len(lists) > 1 {
 		all = outline.Merge(lists...)
 	}
-	return outline.ChunkDefs(all), nil
+	private := func(start, end, owner int) bool {
+		o, in := all[owner], l
+		for _, g := range regions {
+			if g.Tree != nil && g.Start <= o.Start && o.End <= g.End {
+				in = g.Lang
+			}
+		}
+		return outline.MemberPrivate(in, src, start, end, o)
+	}
+	return outline.ChunkDefs(all), private, nil
 }
 
 // bigFile waits, for a file of size bytes from bigParse on, until no other
