@@ -12,7 +12,7 @@ SAMPLE   ?= testdata/corpus
 FUZZTIME ?= 30s
 FUZZGRAMMARS_TIME ?= 30m
 
-.PHONY: all build run test test-note tidy race vet docs fuzz fuzz-grammars bench corpus languages eval clean
+.PHONY: all build run test test-note tidy race vet docs fuzz fuzz-grammars bench corpus languages eval eval-study clean
 
 all: build
 
@@ -95,6 +95,14 @@ languages: build
 ## and completion queries on rxjs, Python and Java trees; downloads cached in /tmp/castchunk-eval
 eval: build
 	GO=$(GO) bash scripts/eval.sh $(BIN)
+
+## eval-study: build, then the chunking study's comparison on the trees make eval measures: castchunk
+## eval --method $(METHODS) at --max-size 1000,2000,3000, --context off, --budget 2000, 4000 and 8000;
+## tables of each method's means over the trees, their ranking and whether function ranks last, per
+## tree, the verdicts and the time each run took
+METHODS ?= cast,sliding,function,declaration
+eval-study: build
+	GO=$(GO) METHODS=$(METHODS) bash scripts/eval-study.sh $(BIN)
 
 clean:
 	rm -rf bin

@@ -464,7 +464,7 @@ func allDefinitions(opt *Options) []Definition {
 			"gold: the parent's lines the commit removes or changes, and for a hunk that only adds lines, the parent line it follows (line 1 at the top); "+
 			"skipped: root commits, messages under %d words, commits changing more than %d indexed files, commits with no gold line in a chunked file.",
 			opt.FromGit, opt.MinWords, opt.MaxFiles)},
-		{"LineRecall", "the share of the gold lines that lie in the context's content (a chunk cut short covers the lines it keeps)."},
+		{"LineRecall", "the share of the gold lines that lie in the context's content (a chunk cut short covers the lines it keeps; a chunk of several pieces, the lines of its pieces, not those between them)."},
 		{"FileHit", "1 when some content of a gold file is in the context, else 0."},
 		{"Completion queries", fmt.Sprintf("%d functions, methods and constructors (the definitions castchunk --context finds) drawn at random "+
 			"(seeded) from the tree of the commit evaluated, among those whose body has %d non-blank lines or more, one of them non-trivial; "+

@@ -552,3 +552,58 @@ func TestVerdictChooses(t *testing.T) {
 		t.Errorf("another baseline: %q", v.Text)
 	}
 }
+
+// TestVerdictFourMethods: with the study's four methods side by side at
+// two sizes, each compared with sliding at its size, the verdict names the
+// best of those better than sliding, whichever method it is, and a method
+// worse on some metric never wins, however much it gains elsewhere.
+func TestVerdictFourMethods(t *testing.T) {
+	est := func(lo, hi float64) Estimate { return Estimate{Mean: (lo + hi) / 2, Lo: lo, Hi: hi} }
+	var configs []Config
+	for _, size := range []int{1000, 2000} {
+		for _, m := range []string{"cast", "sliding", "function", "declaration"} {
+			configs = append(configs, Config{Method: m, MaxSize: size, Retriever: RetrieverBM25})
+		}
+	}
+	b := Baseline{Method: "sliding", Retriever: RetrieverBM25}
+	// deltas[i]: configs[i]'s LineRecall and FileHit against sliding at its size.
+	verdictOf := func(deltas map[int][2]Estimate) Verdict {
+		var rows []Row
+		for i, c := range configs {
+			r := Row{Config: c}
+			if c.Method != "sliding" {
+				base := b.of(c)
+				r.Baseline = &base
+				d := deltas[i]
+				r.Delta = []Estimate{d[0], d[1]}
+			}
+			rows = append(rows, r)
+		}
+		rep := &Report{Sources: []Source{{Name: SourceGit, Metrics: []string{"LineRecall", "FileHit"}, Queries: Counts{Kept: 50}, Rows: rows}}}
+		return verdict(rep, configs, b)
+	}
+	zero := [2]Estimate{est(-0.02, 0.02), est(-0.05, 0.05)}
+	deltas := map[int][2]Estimate{
+		0: {est(0.01, 0.05), est(-0.01, 0.03)},  // cast 1000: better, sum 0.00
+		2: {est(0.10, 0.20), est(-0.30, -0.05)}, // function 1000: gains most, worse on FileHit: out
+		3: {est(0.02, 0.06), est(0.00, 0.04)},   // declaration 1000: better, sum 0.02: the best
+		4: zero, 6: {est(-0.08, -0.01), est(-0.10, 0.00)}, 7: zero,
+	}
+	v := verdictOf(deltas)
+	if v.Config == nil || *v.Config != configs[3] || v.Baseline == nil || *v.Baseline != configs[1] {
+		t.Fatalf("verdict %+v, want declaration 1000 against sliding 1000", v)
+	}
+	if want := "use declaration 1000 context off bm25: measurably better than sliding 1000 context off bm25 on git LineRecall +0.040 [+0.020, +0.060], and worse on none"; v.Text != want {
+		t.Errorf("verdict text %q\nwant %q", v.Text, want)
+	}
+	deltas[4] = [2]Estimate{est(0.03, 0.09), est(0.01, 0.05)} // cast 2000: better than its own baseline, sliding 2000
+	if v = verdictOf(deltas); v.Config == nil || *v.Config != configs[4] || *v.Baseline != configs[5] {
+		t.Fatalf("verdict %+v, want cast 2000 against sliding 2000", v)
+	}
+	delete(deltas, 0)
+	delete(deltas, 3)
+	delete(deltas, 4)
+	if v = verdictOf(deltas); v.Config != nil || v.Text != "no configuration is measurably better than sliding windows here" {
+		t.Errorf("only function better somewhere, and worse elsewhere: %+v", v)
+	}
+}

@@ -408,6 +408,9 @@ type docInfo struct {
 	start, end  int32 // bytes of the entry
 	first, last int32 // lines
 	header      int32 // in headers; -1: none
+	// pieces and npieces: a chunk of several pieces' (npieces > 0), in
+	// the configuration's pieces (piecesOf)
+	pieces, npieces int32
 }
 
 // scores are one configuration's results.
@@ -448,7 +451,7 @@ func evaluate(ctx context.Context, pl *planner, configs []Config, same []int, re
 	if err != nil {
 		return err
 	}
-	sc := &scorer{pl: pl, x: in.x, docs: in.docs, headers: in.headers, cache: map[int32][]byte{}}
+	sc := &scorer{pl: pl, x: in.x, docs: in.docs, pieces: in.pieces, headers: in.headers, cache: map[int32][]byte{}}
 	for _, i := range same {
 		if needsVectors(configs[i].Retriever) && sc.vecs == nil {
 			if sc.vecs, err = sc.embedDocs(ctx, "embedding "+name); err != nil {
@@ -490,6 +493,7 @@ func (pl *planner) jobs(cfg pipeline.Config) []pipeline.Job {
 type indexer struct {
 	x       *Index
 	docs    []docInfo
+	pieces  []docPiece // of the documents of several pieces
 	headers []string
 	spans   [][2]int32 // by entry: its documents
 	s       *scores
@@ -521,8 +525,8 @@ func (in *indexer) add(r *pipeline.Result) {
 	for i, sp := range r.Spans {
 		line += int32(bytes.Count(r.Src[pos:sp.Start], []byte{'\n'}))
 		pos = sp.Start
-		d := docInfo{entry: int32(e), start: int32(sp.Start), end: int32(sp.End), first: line, header: -1}
-		d.last = line + int32(bytes.Count(r.Src[sp.Start:sp.End-1], []byte{'\n'}))
+		var d docInfo
+		d, in.pieces = newDoc(int32(e), r.Src, sp, line, in.pieces)
 		var h []byte
 		if r.Extras != nil && r.Extras[i].Header != "" {
 			if len(in.headers) == 0 || in.headers[len(in.headers)-1] != r.Extras[i].Header {
@@ -531,7 +535,7 @@ func (in *indexer) add(r *pipeline.Result) {
 			d.header = int32(len(in.headers) - 1)
 			h = []byte(r.Extras[i].Header)
 		}
-		in.x.Add(h, r.Src[sp.Start:sp.End])
+		in.x.Add(h, sp.Text(r.Src))
 		in.docs = append(in.docs, d)
 	}
 }
@@ -609,6 +613,7 @@ type scorer struct {
 	pl      *planner
 	x       *Index
 	docs    []docInfo
+	pieces  []docPiece // of the documents of several pieces
 	headers []string
 	cache   map[int32][]byte // entries' bytes, recently read
 	cached  int
@@ -686,7 +691,7 @@ func (sc *scorer) text(d docInfo) ([]byte, int, error) {
 		text = append(text, sc.headers[d.header]...)
 	}
 	hl := len(text)
-	return append(text, src[d.start:d.end]...), hl, nil
+	return appendContent(text, src, d, piecesOf(d, sc.pieces)), hl, nil
 }
 
 // embedDocs embeds the text of every document, live or not.
@@ -754,11 +759,8 @@ func (sc *scorer) score(q *query, rank *Ranking) (v [2]float64, top lineSpan, er
 	var covered []lineSpan
 	for i, k := range kept {
 		p := pieces[i]
-		body := k - p.header
-		if body > 0 {
-			content := p.text[p.header:k]
-			last := p.doc.first + int32(bytes.Count(content[:len(content)-1], []byte{'\n'}))
-			covered = append(covered, lineSpan{Path: sc.pl.p.entries[p.doc.entry].Path, First: int(p.doc.first), Last: int(last)})
+		for _, l := range keptLines(p.doc, piecesOf(p.doc, sc.pieces), p.text[p.header:], k-p.header) {
+			covered = append(covered, lineSpan{Path: sc.pl.p.entries[p.doc.entry].Path, First: l[0], Last: l[1]})
 		}
 		if len(ctxText) > 0 && ctxText[len(ctxText)-1] != '\n' {
 			ctxText = append(ctxText, '\n')
