@@ -77,7 +77,7 @@ fuzz-grammars: build
 corpus:
 	GO=$(GO) bash scripts/corpus.sh bench
 
-## bench: build, then measure parse-only vs castchunk chunk -j 1 and -j 2, peak memory,
+## bench: build, then measure parse-only vs castchunk chunk -j 1 and -j 2 (and -j 1 with each --method), peak memory,
 ## start-up, and worker processes vs --in-process on the four corpora (cmd/castbench);
 ## BENCHFLAGS adds castbench flags, e.g. -reps 5 or -workers-only
 BENCHFLAGS ?=

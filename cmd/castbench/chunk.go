@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -71,7 +72,7 @@ func chunkRunSum(o options, dir string, jobs int, check bool, want []job, sum *[
 		}
 	}
 	if check {
-		if err := checkOutput(out, want); err != nil {
+		if err := checkOutput(out, dir, want); err != nil {
 			return sample{}, fmt.Errorf("%s: %v", strings.Join(cmd.Args, " "), err)
 		}
 		if n := strings.Count(stderr.String(), "\n"); n > 0 {
@@ -107,8 +108,8 @@ func benchEnv() []string {
 }
 
 // checkOutput reads the records back and compares the files they cover with
-// the files (a) parses.
-func checkOutput(f *os.File, want []job) error {
+// the files (a) parses, those of the corpus dir.
+func checkOutput(f *os.File, dir string, want []job) error {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
@@ -133,11 +134,32 @@ func checkOutput(f *os.File, want []job) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
-	var missing, extra []string
+	missing, extra := compareFiles(seen, dir, want)
+	fmt.Printf("  output of (b): %d records, %.1f MB, covering %d files", records, mb(int(info.Size())), len(seen))
+	if len(missing) == 0 && len(extra) == 0 {
+		fmt.Printf(": the same files as (a)\n")
+		return nil
+	}
+	fmt.Println()
+	return fmt.Errorf("castchunk did not chunk the files (a) parses: %d missing (%s), %d extra (%s)",
+		len(missing), head(missing, 5), len(extra), head(extra, 5))
+}
+
+// compareFiles lists, sorted, the jobs no record path names and the record
+// paths that name no job. A record's path is relative to castchunk's root:
+// the corpus folder itself when it is outside git or ignored there (as
+// bench/ is), or the repository's top, here taken to be the current
+// folder, where the job's listed path is the same; either names the job.
+func compareFiles(seen map[string]bool, dir string, want []job) (missing, extra []string) {
 	wanted := map[string]bool{}
 	for _, j := range want {
-		wanted[j.path] = true
-		if !seen[j.path] {
+		rel, err := filepath.Rel(dir, j.osPath)
+		if err != nil {
+			rel = j.path
+		}
+		rel = filepath.ToSlash(rel)
+		wanted[j.path], wanted[rel] = true, true
+		if !seen[j.path] && !seen[rel] {
 			missing = append(missing, j.path)
 		}
 	}
@@ -146,14 +168,7 @@ func checkOutput(f *os.File, want []job) error {
 			extra = append(extra, p)
 		}
 	}
-	fmt.Printf("  output of (b): %d records, %.1f MB, covering %d files", records, mb(int(info.Size())), len(seen))
-	if len(missing) == 0 && len(extra) == 0 {
-		fmt.Printf(": the same files as (a)\n")
-		return nil
-	}
-	fmt.Println()
 	sort.Strings(missing)
 	sort.Strings(extra)
-	return fmt.Errorf("castchunk did not chunk the files (a) parses: %d missing (%s), %d extra (%s)",
-		len(missing), head(missing, 5), len(extra), head(extra, 5))
+	return missing, extra
 }

@@ -28,6 +28,7 @@ type corpusResult struct {
 	cache                     [len(cacheRuns)]cacheResult // (h), (i)
 	cacheMeasured             bool
 	workers                   *workersResult // (w); nil when not measured
+	methods                   []methodResult // (m)
 }
 
 // cacheSummary prints the summary lines of (h) and (i), if measured.
@@ -102,6 +103,9 @@ func benchCorpus(o options, dir string) (*corpusResult, error) {
 		return nil, err
 	}
 	defer os.Remove(list)
+	for _, m := range o.methods {
+		r.methods = append(r.methods, methodResult{name: m})
+	}
 	langTime, err := r.measure(o, dir, list, jobs)
 	if err != nil {
 		return nil, err
@@ -134,7 +138,7 @@ func (r *corpusResult) describe(jobs []job) map[string][2]int {
 	return perLang
 }
 
-// measure runs the repetitions of (a) to (c) and the embedding runs,
+// measure runs the repetitions of (a) to (c), the embedding runs and (m),
 // interleaved, and returns the parse time by language of the fastest
 // parse-only repetition.
 func (r *corpusResult) measure(o options, dir, list string, jobs []job) (map[string]time.Duration, error) {
@@ -169,11 +173,14 @@ func (r *corpusResult) measure(o options, dir, list string, jobs []job) (map[str
 			}
 			r.embed[k] = append(r.embed[k], s)
 		}
+		if err := r.measureMethods(o, dir); err != nil {
+			return nil, err
+		}
 	}
 	return langTime, nil
 }
 
-// report prints (a) to (c), the targets and the embedding runs.
+// report prints (a) to (c), the targets, the embedding runs and (m).
 func (r *corpusResult) report(o options) {
 	fmt.Printf("  (a) parse only, -j 1          %-20s %7.2f MB/s   cpu %s   peak RSS %.0f MiB\n", r.parse.times(), r.parse.rate(r.bytes), secs(r.parse.bestCPU()), mib(r.parse.maxRSS()))
 	fmt.Printf("  (a) parse only, -j %-6d     %-20s %7.2f MB/s   (for reference: parsing alone speeds up %.2fx)\n", o.jobs, r.parsePar.times(), r.parsePar.rate(r.bytes), r.parse.best().Seconds()/r.parsePar.best().Seconds())
@@ -184,6 +191,7 @@ func (r *corpusResult) report(o options) {
 	for k, e := range embedRuns {
 		fmt.Printf("  (%s) (b) with %-22s %-20s %7.2f MB/s   %.3fx (b)\n", e.name, e.label, r.embed[k].times(), r.embed[k].rate(r.bytes), r.embedRatio(k))
 	}
+	r.reportMethods()
 }
 
 // measureLargest chunks the largest file alone, for its peak memory, and

@@ -25,6 +25,13 @@
 //	    file in its folder) per 1,000 files chunked; and (i) the same with
 //	    the flags of (g), whose entries also hold each chunk's scope,
 //	    defines, token count and header;
+//	(m) `castchunk chunk -j 1 --method M DIR` for each method of -methods
+//	    (default cast, function and declaration), its time over (a)'s as
+//	    (b)/(a) is for cast, against the same target: each method at the
+//	    parse floor (issue 30). cast's figures are (b)'s, not run again. A
+//	    method the binary does not take (a trial run on one small file
+//	    exits with status 2, a usage error) is skipped with one line: a
+//	    binary from before the method is measured for the others;
 //	(w) castchunk's worker processes (the default: the grammars run in
 //	    --jobs children, castchunk started again) against --in-process (the
 //	    grammars in castchunk's own process), each at -j 1 and -j 2 with the
@@ -40,10 +47,10 @@
 // of (c) over (b), the subprocesses' peak resident memory, and the start-up
 // CPU and wall time of `castchunk chunk` on one small file. The first run
 // of (b) is checked: it must have chunked exactly the files (a) parsed.
-// (b) to (i) run castchunk as it runs by default, with its workers.
+// (b) to (m) run castchunk as it runs by default, with its workers.
 // -cache-only and -workers-only narrow the measurements to (h) and (i),
-// or to (w); -workers=false leaves (w) out, for a castchunk without
-// --in-process.
+// or to (w), leaving (m) out; -methods "" leaves (m) out, and
+// -workers=false leaves (w) out, for a castchunk without --in-process.
 //
 // Peak memory is the child's ru_maxrss, as wait4 reports it. On Linux that
 // figure never falls below the resident size of the process that started
@@ -94,6 +101,7 @@ type options struct {
 	cacheOnly   bool
 	workers     bool // measure (w)
 	workersOnly bool
+	methods     []string // (m): after probeMethods, those the binary knows
 }
 
 // only is whether an -…-only flag narrows the measurements.
@@ -117,6 +125,7 @@ func main() {
 	flag.BoolVar(&o.cacheOnly, "cache-only", false, "measure only (h) and (i), the cold and the warm runs with --cache (with -workers-only: and (w))")
 	flag.BoolVar(&o.workers, "workers", true, "measure (w), castchunk's worker processes against --in-process (false: leave it out, for a castchunk without --in-process)")
 	flag.BoolVar(&o.workersOnly, "workers-only", false, "measure only (w), workers against --in-process at -j 1 and -j N (with -cache-only: and (h), (i))")
+	methods := flag.String("methods", "cast,function,declaration", "the methods of (m), `castchunk chunk -j 1 --method M`, separated by commas (one the binary does not take is skipped; cast is (b))")
 	worker := flag.String("parse-worker", "", "internal: parse the files listed in this file and print the timings as JSON")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: castbench [flags]\n\nBenchmark driver for castchunk (not part of the product).\n\n")
@@ -129,6 +138,11 @@ func main() {
 			os.Exit(1)
 		}
 		return
+	}
+	var err error
+	if o.methods, err = parseMethods(*methods); err != nil {
+		fmt.Fprintln(os.Stderr, "castbench:", err)
+		os.Exit(2)
 	}
 	if flag.NArg() > 0 || o.reps < 1 || o.jobs < 1 || o.startupRuns < 1 || (o.workersOnly && !o.workers) {
 		flag.Usage()
@@ -165,6 +179,11 @@ func run(o options) error {
 	fmt.Printf("  every measurement %d times, interleaved; times shown as best (median); MB = 10^6 bytes of source, MiB = 2^20 bytes\n", o.reps)
 	if o.measureWorkers() {
 		if err := probeInProcess(o); err != nil {
+			return err
+		}
+	}
+	if o.measureRest() {
+		if o.methods, err = probeMethods(o); err != nil {
 			return err
 		}
 	}
@@ -225,6 +244,9 @@ func summary(results []*corpusResult) {
 			fmt.Printf(";")
 		}
 		fmt.Printf(" (targets: (d), (e), (f) <= %.1f)\n", targetEmbed)
+	}
+	for _, r := range results {
+		r.methodsSummary()
 	}
 	for _, r := range results {
 		r.cacheSummary()
