@@ -262,6 +262,7 @@ func (c *Chunker) split(n *sitter.Node, start, end int) {
 	}
 	c.units[0].start = start // decorators and comments go with the header
 	c.units[len(c.units)-1].end = end
+	c.units = c.fillGaps(c.units)
 	first := len(c.out)
 	open := -1 // start of the chunk under way, -1 when none
 	last := 0  // end of its last unit
@@ -325,6 +326,34 @@ func (c *Chunker) appendKids(units []unit, n *sitter.Node) []unit {
 		units = append(units, unit{s, e})
 	}
 	return units
+}
+
+// fillGaps makes a unit of each stretch between two units that holds more
+// than whitespace: text of a node that no child of it covers (a Python
+// string's content around its escape sequences), which would otherwise
+// join the chunk before it whatever its size.
+func (c *Chunker) fillGaps(units []unit) []unit {
+	src := c.m.Src()
+	gaps := 0
+	for i := 1; i < len(units); i++ {
+		if c.m.Size(units[i-1].end, units[i].start) > 0 {
+			gaps++
+		}
+	}
+	if gaps == 0 {
+		return units
+	}
+	out := make([]unit, 0, len(units)+gaps)
+	for i, u := range units {
+		if i > 0 {
+			if a, b := units[i-1].end, u.start; c.m.Size(a, b) > 0 {
+				a += len(src[a:b]) - len(bytes.TrimLeft(src[a:b], " \t\r\n"))
+				out = append(out, unit{a, b})
+			}
+		}
+		out = append(out, u)
+	}
+	return out
 }
 
 // visit is a node appendKids will take; body: its children are taken

@@ -177,3 +177,16 @@ func TestTokenBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestTextBetweenChildren: a node whose text its children do not cover (a
+// Python string's content after a `\` line continuation, an escape
+// sequence its only child) is split like any unit: that text joined the
+// chunk before it whatever its size (CPython's test_pprint.py, a 13 KB
+// string: a chunk of 4,254 at budget 2,000).
+func TestTextBetweenChildren(t *testing.T) {
+	src := "def f():\n    x = \"\"\"\\\naaaa bbbb cccc\ndddd eeee ffff\ngggg hhhh iiii\n\"\"\"\n    return x\n"
+	got := chunkText(t, "python", src, chunk.Budget{Size: 14})
+	if len(got) < 4 || strings.Join(got, "") != strings.TrimSuffix(src, "\n") {
+		t.Errorf("got %q", got)
+	}
+}
