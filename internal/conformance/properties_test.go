@@ -13,6 +13,7 @@ import (
 
 	"github.com/castchunk/castchunk/internal/cast"
 	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/declaration"
 	"github.com/castchunk/castchunk/internal/function"
 	"github.com/castchunk/castchunk/internal/sliding"
 )
@@ -130,9 +131,10 @@ type ruleSet struct {
 // rules are the methods' own rules. A method with none is held to the
 // guarantees alone, as a new method is until its rules are written here.
 var rules = map[*chunk.Method]ruleSet{
-	&cast.Method:     {check: castRules, mutations: castMutations},
-	&sliding.Method:  {check: slidingRules, anyText: true, mutations: slidingMutations},
-	&function.Method: {check: functionRules, mutations: functionMutations},
+	&cast.Method:        {check: castRules, mutations: castMutations},
+	&sliding.Method:     {check: slidingRules, anyText: true, mutations: slidingMutations},
+	&function.Method:    {check: functionRules, mutations: functionMutations},
+	&declaration.Method: {check: declarationRules, mutations: declarationMutations},
 }
 
 // castRules: where cast's boundaries fall (docs/design.md, "Where

@@ -138,6 +138,7 @@ func (c *Chunker) headEnd(node *sitter.Node, d chunk.Def) int {
 // of code); a member that holds definitions without being one (an enum's
 // list of declarations) is walked into.
 func (c *Chunker) members(body *sitter.Node, owner int) {
+	prev := 0 // the end of the member before: what travels with one starts after it
 	for k := range body.ChildCount() {
 		n := body.Child(k)
 		s, e := int(n.StartByte()), int(n.EndByte())
@@ -148,7 +149,7 @@ func (c *Chunker) members(body *sitter.Node, owner int) {
 		switch {
 		case j >= 0 && c.in.Defs[j].Role != chunk.RoleOther:
 			if !c.in.Defs[j].Private {
-				c.declare(j, c.last())
+				c.declare(j, max(c.last(), prev))
 			}
 		case holds:
 			c.members(n, owner)
@@ -159,6 +160,7 @@ func (c *Chunker) members(body *sitter.Node, owner int) {
 		case c.in.Member == nil || c.in.Member(s, e, owner):
 			c.add(s, e, true)
 		}
+		prev = e
 	}
 }
 
