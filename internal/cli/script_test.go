@@ -44,6 +44,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -174,8 +175,9 @@ func buildReal(t *testing.T) string {
 var fieldOrder = record.Default().Names()
 
 // omittable are the fields only some files' records have: host_language
-// (embedded regions), cell and end_cell (notebooks).
-var omittable = map[string]bool{"host_language": true, "cell": true, "end_cell": true}
+// (embedded regions), cell and end_cell (notebooks), ranges (a method of
+// chunks of several pieces).
+var omittable = map[string]bool{"host_language": true, "cell": true, "end_cell": true, "ranges": true}
 
 // languageOf maps extensions to record languages, independently of the
 // lang package.
@@ -193,6 +195,7 @@ type rec struct {
 	startByte, endByte, size   int
 	content                    string
 	languages                  []string
+	ranges                     [][2]int // a chunk of several pieces' (declaration)
 }
 
 // parseRecord decodes one line strictly: an object with exactly the
@@ -229,6 +232,12 @@ func parseRecord(line []byte) (*rec, error) {
 		}
 		if tok != want {
 			return nil, fmt.Errorf("field %v where %q belongs", tok, want)
+		}
+		if want == "ranges" {
+			if err := dec.Decode(&r.ranges); err != nil {
+				return nil, fmt.Errorf("ranges: %v", err)
+			}
+			continue
 		}
 		if omittable[want] {
 			if _, err := dec.Token(); err != nil {
@@ -363,15 +372,15 @@ func cmdJSONL(ts *testscript.TestScript, neg bool, args []string) {
 		if want, ok := languageOf[path.Ext(r.path)]; ok && r.language != want {
 			ts.Fatalf("%s: language %q, want %q", where, r.language, want)
 		}
-		if r.method != "cast" && r.method != "sliding" && r.method != "function" || *method != "" && r.method != *method {
+		if !slices.Contains([]string{"cast", "sliding", "function", "declaration"}, r.method) || *method != "" && r.method != *method {
 			ts.Fatalf("%s: method %q", where, r.method)
 		}
 		src := cur.src
 		if r.startByte >= r.endByte || r.endByte > len(src) {
 			ts.Fatalf("%s: byte range [%d, %d) in a %d-byte file", where, r.startByte, r.endByte, len(src))
 		}
-		if r.content != string(src[r.startByte:r.endByte]) {
-			ts.Fatalf("%s: content is not the file's bytes [%d, %d)", where, r.startByte, r.endByte)
+		if r.content != joinRanges(ts, where, src, r) {
+			ts.Fatalf("%s: content is not the file's bytes [%d, %d), or those of its ranges joined by a line feed", where, r.startByte, r.endByte)
 		}
 		if want := 1 + bytes.Count(src[:r.startByte], []byte("\n")); r.startLine != want {
 			ts.Fatalf("%s: start_line %d, want %d", where, r.startLine, want)
@@ -408,6 +417,23 @@ func cmdJSONL(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	finish()
 	fmt.Fprintf(ts.Stdout(), "%d records in %d files\n", len(recs), files)
+}
+
+// joinRanges returns what r's content must be: src's bytes of r's ranges,
+// in order and apart, from start_byte to end_byte, joined by a line feed;
+// without ranges, the bytes [start_byte, end_byte).
+func joinRanges(ts *testscript.TestScript, where string, src []byte, r *rec) string {
+	if r.ranges == nil {
+		return string(src[r.startByte:r.endByte])
+	}
+	var parts []string
+	for i, p := range r.ranges {
+		if p[0] >= p[1] || i > 0 && p[0] <= r.ranges[i-1][1] || i == 0 && p[0] != r.startByte || i == len(r.ranges)-1 && p[1] != r.endByte {
+			ts.Fatalf("%s: ranges %v are not pieces from %d to %d, in order and apart", where, r.ranges, r.startByte, r.endByte)
+		}
+		parts = append(parts, string(src[p[0]:p[1]]))
+	}
+	return strings.Join(parts, "\n")
 }
 
 // cmdRebuild writes the concatenated contents of one file's records.

@@ -99,10 +99,36 @@ func (c *Chunker) declare(i, prev int) {
 		c.add(start, c.headEnd(node, d), false)
 		return
 	}
-	c.add(start, d.Body.Start, false)
-	if body := function.NodeOf(c.in, chunk.Def{Start: d.Body.Start, End: d.Body.End}); body != nil && d.Role == chunk.RoleType {
+	body := function.NodeOf(c.in, chunk.Def{Start: d.Body.Start, End: d.Body.End})
+	c.add(start, headerEnd(body, d.Body.Start), false)
+	if body != nil && d.Role == chunk.RoleType {
 		c.members(body, i)
 	}
+}
+
+// headerEnd returns where the header before body ends: after the last
+// sibling before body that is no extra, so that a comment between them
+// (Python's first line of a body) stays out; at bodyStart when none is
+// known.
+func headerEnd(body *sitter.Node, bodyStart int) int {
+	if body == nil || body.Parent() == nil {
+		return bodyStart
+	}
+	p := body.Parent()
+	end := -1
+	for i := range p.ChildCount() {
+		k := p.Child(i)
+		if k.StartByte() >= body.StartByte() {
+			break
+		}
+		if !k.IsExtra() {
+			end = int(k.EndByte())
+		}
+	}
+	if end < 0 {
+		return bodyStart
+	}
+	return end
 }
 
 // headEnd returns where a definition without a body ends: its node's end,
