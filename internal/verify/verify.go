@@ -115,6 +115,10 @@ type file struct {
 	regions     []record.Region
 	regionsDone bool
 	regionsOK   bool
+	// The bodies of its functions (checkBodies), found once, at its first
+	// record of a method of pieces.
+	bodies     []chunk.Piece
+	bodiesDone bool
 }
 
 // Add checks one record.
@@ -173,6 +177,7 @@ func (v *Verifier) checkContent(f *file, r *record.Record) []chunk.Piece {
 		if string(f.data[r.StartByte:r.EndByte]) != r.Content {
 			v.problem(r, fmt.Sprintf("content differs from the file's bytes [%d,%d)", r.StartByte, r.EndByte))
 		}
+		v.checkBodies(f, r, s.Ranges())
 		return s.Ranges()
 	}
 	if chunk.CheckPieces(s) != nil {
@@ -181,8 +186,7 @@ func (v *Verifier) checkContent(f *file, r *record.Record) []chunk.Piece {
 	if !joinedEqual(f.data, s.Pieces, r.Content) {
 		v.problem(r, fmt.Sprintf("content differs from the file's bytes of its %d ranges joined by a line feed", len(s.Pieces)))
 	}
-	// The lead's check that no piece holds a function's body (it needs
-	// package declaration) goes here: s.Pieces are within the file.
+	v.checkBodies(f, r, s.Pieces)
 	return s.Pieces
 }
 
