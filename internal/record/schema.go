@@ -153,7 +153,7 @@ var fields = []*Field{
 			return c.File.endCellAt(c.StartByte, c.EndByte)
 		}),
 		Set: func(r *Record, v Value) { r.EndCell, r.HasEndCell = v.Int, true }},
-	{Name: "method", Type: String, PerFile: true, Help: "the method that made the chunk: `cast` or `sliding` (also for a file cast could not parse)",
+	{Name: "method", Type: String, PerFile: true, Help: "the method that made the chunk: `cast`, `sliding`, `function` or `declaration` (`sliding` also for a file a method of the tree could not parse)",
 		Append: perFileString(func(f *File) string { return f.Method }),
 		Raw:    rawPerFile(func(f *File) string { return f.Method }),
 		Set:    func(r *Record, v Value) { r.Method = v.Str }},
