@@ -94,7 +94,7 @@ func end0(spans []chunk.Span) int {
 func (c *Chunker) declare(i, prev int) {
 	d := c.in.Defs[i]
 	node := function.NodeOf(c.in, d)
-	start := function.Lead(c.in.Src, node, d, c.in.Defs, prev)
+	start := function.Lead(c.in, node, d, prev)
 	if d.Body.End <= d.Body.Start {
 		c.add(start, c.headEnd(node, d), false)
 		return
@@ -138,13 +138,7 @@ func (c *Chunker) headEnd(node *sitter.Node, d chunk.Def) int {
 	if node != nil || c.in.Tree == nil {
 		return d.End
 	}
-	tree := c.in.Tree
-	for _, e := range c.in.Embedded {
-		if e.Start <= d.Start && d.End <= e.End && e.Tree != nil {
-			tree = e.Tree
-		}
-	}
-	n := tree.RootNode().DescendantForByteRange(uint(d.Start), uint(d.Start))
+	n := function.TreeOf(c.in, d).RootNode().DescendantForByteRange(uint(d.Start), uint(d.Start))
 	for n != nil {
 		p := n.Parent()
 		if p == nil || int(p.StartByte()) != d.Start || int(p.EndByte()) > d.End {

@@ -18,6 +18,7 @@ package function
 
 import (
 	"bytes"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -84,7 +85,7 @@ func (c *Chunker) Chunk(in chunk.Input) []chunk.Span {
 			break
 		}
 		node := NodeOf(in, d)
-		start := Lead(in.Src, node, d, in.Defs, prev)
+		start := Lead(in, node, d, prev)
 		if c.m.Fits(start, d.End) {
 			c.out = append(c.out, chunk.Span{Start: start, End: d.End, Size: c.m.Size(start, d.End)})
 		} else {
@@ -95,16 +96,23 @@ func (c *Chunker) Chunk(in chunk.Input) []chunk.Span {
 	return c.out
 }
 
-// NodeOf returns the syntax node of d: in the tree of the embedded region
-// that holds it, else in the file's; nil when no node has d's range (a
-// definition a query made of several nodes).
-func NodeOf(in chunk.Input, d chunk.Def) *sitter.Node {
+// TreeOf returns the tree that describes d: the embedded region's that
+// holds it, else the file's (nil without a tree).
+func TreeOf(in chunk.Input, d chunk.Def) *sitter.Tree {
 	tree := in.Tree
 	for _, e := range in.Embedded {
 		if e.Start <= d.Start && d.End <= e.End && e.Tree != nil {
 			tree = e.Tree
 		}
 	}
+	return tree
+}
+
+// NodeOf returns the syntax node of d: in the tree of the embedded region
+// that holds it, else in the file's; nil when no node has d's range (a
+// definition a query made of several nodes).
+func NodeOf(in chunk.Input, d chunk.Def) *sitter.Node {
+	tree := TreeOf(in, d)
 	if tree == nil {
 		return nil
 	}
@@ -123,11 +131,12 @@ func NodeOf(in chunk.Input, d chunk.Def) *sitter.Node {
 // comments directly above it (comments), then at the start of its line
 // when only indentation comes before it there; never before prev, the end
 // of the previous function.
-func Lead(src []byte, n *sitter.Node, d chunk.Def, defs []chunk.Def, prev int) int {
+func Lead(in chunk.Input, n *sitter.Node, d chunk.Def, prev int) int {
+	src := in.Src
 	start := d.Start
 	if n != nil {
-		start = wrappers(src, n, d, defs)
-		start = comments(src, n, start, prev)
+		start = wrappers(src, n, d, in.Defs)
+		start = comments(src, TreeOf(in, d).RootNode(), start, prev)
 	}
 	ls := lineStart(src, start)
 	if ls >= prev && len(bytes.TrimSpace(src[ls:start])) == 0 {
@@ -187,10 +196,11 @@ func sigilLines(src []byte, p, n *sitter.Node) bool {
 // sameLine reports whether src[a:b] holds no line break.
 func sameLine(src []byte, a, b int) bool { return bytes.IndexByte(src[a:b], '\n') < 0 }
 
-// isDef reports whether some definition has the range [a, b).
+// isDef reports whether some definition has the range [a, b); defs are
+// sorted by Start (chunk.Input.Defs), so it searches.
 func isDef(defs []chunk.Def, a, b int) bool {
-	for _, d := range defs {
-		if d.Start == a && d.End == b {
+	for i := firstFrom(defs, a); i < len(defs) && defs[i].Start == a; i++ {
+		if defs[i].End == b {
 			return true
 		}
 	}
@@ -199,23 +209,21 @@ func isDef(defs []chunk.Def, a, b int) bool {
 
 // defBetween reports whether some definition starts in [a, b).
 func defBetween(defs []chunk.Def, a, b int) bool {
-	for _, d := range defs {
-		if d.Start >= a && d.Start < b {
-			return true
-		}
-	}
-	return false
+	i := firstFrom(defs, a)
+	return i < len(defs) && defs[i].Start < b
+}
+
+// firstFrom returns the index of the first of defs (sorted by Start) that
+// starts at or after a.
+func firstFrom(defs []chunk.Def, a int) int {
+	return sort.Search(len(defs), func(i int) bool { return defs[i].Start >= a })
 }
 
 // comments moves start up over the comments directly above it, as cast
 // keeps a comment with the code below it: a run of comment lines (extra
 // nodes that start their line) with no blank line between them and start.
 // A comment that trails code on its line stays with that code.
-func comments(src []byte, n *sitter.Node, start, prev int) int {
-	root := n
-	for p := n.Parent(); p != nil; p = p.Parent() {
-		root = p
-	}
+func comments(src []byte, root *sitter.Node, start, prev int) int {
 	for {
 		ls := lineStart(src, start)
 		if ls == 0 || len(bytes.TrimSpace(src[ls:start])) != 0 {
