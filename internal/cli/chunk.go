@@ -127,13 +127,21 @@ func optionUsage(help string) string {
 	return "`N` " + help
 }
 
-// methodSummaries lists the methods for --help: "cast (…) or sliding (…)".
+// methodSummaries lists the methods for --help: "cast (…), sliding (…) or …".
 func methodSummaries() string {
 	var parts []string
 	for _, m := range method.All() {
 		parts = append(parts, fmt.Sprintf("%s (%s)", m.Name, m.Summary))
 	}
-	return strings.Join(parts, " or ")
+	return orList(parts)
+}
+
+// orList joins choices as a sentence says them: "a", "a or b", "a, b or c".
+func orList(choices []string) string {
+	if len(choices) < 2 {
+		return strings.Join(choices, "")
+	}
+	return strings.Join(choices[:len(choices)-1], ", ") + " or " + choices[len(choices)-1]
 }
 
 // maxJobs is the most workers a run may ask for: each holds a parser and
@@ -289,7 +297,7 @@ func given(cmd *cobra.Command, flag string) bool {
 func (o *chunkOptions) setup(cmd *cobra.Command) (chunk.Setup, error) {
 	m := method.ByName(o.method)
 	if m == nil {
-		return chunk.Setup{}, usageError("unknown method %q: want %s", o.method, strings.Join(method.Names(), " or "))
+		return chunk.Setup{}, usageError("unknown method %q: want %s", o.method, orList(method.Names()))
 	}
 	setup := chunk.Setup{Method: m, Budget: o.maxSize}
 	var err error

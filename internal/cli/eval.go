@@ -315,7 +315,7 @@ func (o *evalOptions) configs() ([]eval.Config, error) {
 	for _, name := range dedupe(o.methods) {
 		m := method.ByName(name)
 		if m == nil {
-			return nil, usageError("unknown method %q: want %s", name, strings.Join(method.Names(), " or "))
+			return nil, usageError("unknown method %q: want %s", name, orList(method.Names()))
 		}
 		for _, size := range dedupe(o.sizes) {
 			if err := (chunk.Setup{Method: m, Budget: size, Values: chunk.Values{}}).Check(); err != nil {
