@@ -9,6 +9,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -42,6 +43,33 @@ type chunkRun struct {
 
 	generatedSkipped, vendoredSkipped int // told once each, at the end
 	binarySkipped                     int // with --all-text, binary files met while walking: told once, at the end
+
+	// notices are the pipeline's words on the whole run (Config.Notice),
+	// said from its workers' goroutines and printed by the writer's.
+	noticeMu sync.Mutex
+	notices  []string
+}
+
+// notice keeps what the pipeline says of the whole run until the writer
+// prints it (sayNotices).
+func (r *chunkRun) notice(s string) {
+	r.noticeMu.Lock()
+	defer r.noticeMu.Unlock()
+	r.notices = append(r.notices, s)
+}
+
+// sayNotices prints the notices kept so far on stderr.
+func (r *chunkRun) sayNotices() {
+	r.noticeMu.Lock()
+	said := r.notices
+	r.notices = nil
+	r.noticeMu.Unlock()
+	for _, s := range said {
+		if r.bar != nil {
+			r.bar.Clear()
+		}
+		fmt.Fprintf(r.s.Err, "castchunk: %s\n", safeText(s))
+	}
 }
 
 // runChunk lists the files, chunks them and writes the records.
@@ -245,8 +273,11 @@ func (r *chunkRun) write(ctx context.Context, jobs []pipeline.Job, out *output) 
 		return fmt.Errorf("write output: %w", err)
 	}
 	r.startProgress(len(jobs))
-	err = pipeline.Run(ctx, jobs, r.cfg.pipeline, func(res *pipeline.Result) error { return r.emit(w, res) })
+	cfg := r.cfg.pipeline
+	cfg.Notice = r.notice
+	err = pipeline.Run(ctx, jobs, cfg, func(res *pipeline.Result) error { r.sayNotices(); return r.emit(w, res) })
 	r.stopProgress()
+	r.sayNotices()
 	if err == nil {
 		err = w.Close()
 	}

@@ -39,6 +39,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"net"
 	"os"
 	"os/exec"
@@ -54,6 +55,7 @@ import (
 
 	"github.com/castchunk/castchunk/internal/cli"
 	"github.com/castchunk/castchunk/internal/embed/embedtest"
+	"github.com/castchunk/castchunk/internal/pipeline"
 	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/supervise"
 )
@@ -61,7 +63,11 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/script from the actual output")
 
 func TestMain(m *testing.M) {
-	supervise.ServeIfWorker(cli.WorkerServices())
+	// The test binary's workers take the tests' fault hook
+	// (CASTCHUNK_TEST_FAULT); castchunk's own never do.
+	services := cli.WorkerServices()
+	maps.Copy(services, pipeline.TestServices())
+	supervise.ServeIfWorker(services)
 	testscript.Main(m, map[string]func(){
 		"castchunk": func() { os.Exit(cli.Execute()) },
 	})

@@ -125,6 +125,14 @@ func NewWorker(opt Options) *Worker {
 	return w
 }
 
+// OneOff has run run each compilation of a definitions query
+// (outline.Finder.OneOff).
+func (w *Worker) OneOff(run func(func())) {
+	if w.finder != nil {
+		w.finder.OneOff = run
+	}
+}
+
 // Close frees the C memory of the definition queries.
 func (w *Worker) Close() {
 	if w.finder != nil {

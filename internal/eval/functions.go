@@ -52,9 +52,13 @@ func serveFunctions(c *supervise.Conn) error {
 	if err := c.Init(&none); err != nil {
 		return err
 	}
+	if err := c.Settled(); err != nil {
+		return err
+	}
 	parser := parse.New(0)
 	defer parser.Close()
 	finder := outline.NewFinder()
+	finder.OneOff = c.Exempt
 	defer finder.Close()
 	for {
 		var req functionsRequest
@@ -105,7 +109,7 @@ var errNoFunctions = errors.New("the file could not be parsed")
 // memory ceiling a chunking worker has for a file of its size.
 func (fw *functionWorker) functions(ctx context.Context, l *lang.Language, src []byte) ([]function, error) {
 	if fw.w == nil || fw.w.Retired() {
-		w, err := supervise.Start(functionsService, struct{}{})
+		w, err := supervise.Start(ctx, functionsService, struct{}{})
 		if err != nil {
 			return nil, err
 		}

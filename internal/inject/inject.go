@@ -45,6 +45,8 @@ type Region struct {
 type Finder struct {
 	queries map[*lang.Language]*query
 	runner  *match.Runner
+	// OneOff, when set, runs each query's compilation (outline.Finder's).
+	OneOff func(func())
 }
 
 // query is a host language's compiled injection query.
@@ -147,12 +149,24 @@ func (f *Finder) query(host *lang.Language) (*query, error) {
 		f.queries[host] = nil
 		return nil, nil
 	}
-	q, qerr := sitter.NewQuery(host.Grammar(), text)
+	var q *sitter.Query
+	var qerr *sitter.QueryError
+	var roots []byte
+	compile := func() {
+		if q, qerr = sitter.NewQuery(host.Grammar(), text); qerr == nil {
+			roots = outline.RootSymbols(host.Grammar(), q, text)
+		}
+	}
+	if f.OneOff != nil {
+		f.OneOff(compile)
+	} else {
+		compile()
+	}
 	if qerr != nil {
 		// The queries are embedded and tested: a broken one is a build mistake.
 		return nil, fmt.Errorf("%s injection query: %w", host.Name, qerr)
 	}
-	c := &query{q: q, content: -1, langCap: -1, region: -1, delimiter: -1, roots: outline.RootSymbols(host.Grammar(), q, text)}
+	c := &query{q: q, content: -1, langCap: -1, region: -1, delimiter: -1, roots: roots}
 	for i, name := range q.CaptureNames() {
 		switch name {
 		case "injection.content":

@@ -133,6 +133,10 @@ type Finder struct {
 	runner  *match.Runner       // for queries run at their roots' nodes
 	queries map[*lang.Language]*compiled
 	caps    []capture
+	// OneOff, when set, runs each query's compilation: a worker process
+	// exempts it from the deadline of the file that first needs it
+	// (supervise.Conn.Exempt).
+	OneOff func(func())
 }
 
 // NewFinder returns a Finder; Close frees its C memory.
@@ -238,11 +242,22 @@ func IsKind(kind string) bool {
 	return false
 }
 
+// oneOff runs f through run, or directly when run is nil.
+func oneOff(run func(func()), f func()) {
+	if run == nil {
+		f()
+		return
+	}
+	run(f)
+}
+
 func (f *Finder) query(l *lang.Language) (*compiled, error) {
 	if c, ok := f.queries[l]; ok {
 		return c, nil
 	}
-	c, err := compile(l)
+	var c *compiled
+	var err error
+	oneOff(f.OneOff, func() { c, err = compile(l) })
 	if err != nil {
 		return nil, err
 	}

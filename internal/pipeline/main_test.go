@@ -11,6 +11,6 @@ import (
 // TestMain serves as a worker process when the pipelines of the tests
 // start this binary as one.
 func TestMain(m *testing.M) {
-	supervise.ServeIfWorker(pipeline.Services())
+	supervise.ServeIfWorker(pipeline.TestServices())
 	os.Exit(m.Run())
 }

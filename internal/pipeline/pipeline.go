@@ -61,6 +61,9 @@ type Config struct {
 	// processes (--in-process): no isolation, for measuring what the
 	// isolation costs.
 	InProcess bool
+	// Notice, when set, is told what concerns the whole run rather than
+	// one file (that the grammars run in this process after all), once.
+	Notice func(string)
 }
 
 // NewJob makes the job of a listed file, deciding what its name tells
@@ -124,13 +127,14 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 	big := make(chan struct{}, 1)        // held while a big file is parsed and chunked
 	lane := new(sync.RWMutex)            // a worker process's file from supervise.ExclusiveSize on runs alone
 	pool := new(supervise.Pool)          // every worker process, killed at once when the run is cancelled
+	noticed := new(sync.Once)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			w := newWorker(cfg, free)
-			w.ctx, w.big = ctx, big
+			w.ctx, w.big, w.noticed = ctx, big, noticed
 			if !cfg.InProcess {
 				w.remote = &remote{setup: newWorkerSetup(cfg), lane: lane, pool: pool}
 			}
@@ -233,6 +237,7 @@ type worker struct {
 	ctx             context.Context
 	big             chan struct{} // one big file parsed at a time (bigParse); nil: no limit
 	remote          *remote       // the worker process that runs the grammars; nil: this process
+	noticed         *sync.Once    // the run's Config.Notice said once
 }
 
 // bigParse is the size from which a file is parsed and chunked alone, one
@@ -540,17 +545,45 @@ func (w *worker) validWindows(s chunk.Setup, spans []chunk.Span, src []byte) boo
 // compute chunks r's file with the grammars in a worker process (or, with
 // Config.InProcess, here). A worker lost on the file (it crashed, or ran
 // past its deadline or its memory) costs the file its tree: it is chunked
-// here without one, as a failed parse is, and the message says why.
+// without one, as a failed parse is, and the message says why. That is
+// done here when it is bounded by construction (sliding windows, linear
+// in the file); when a tokenizer.json drives it (token counts and caps),
+// it is done in a fresh worker, under the same limits, and a file that
+// fails there too fails alone. A worker that the limits on processes or
+// open files let no one start leaves the work to this process.
 func (w *worker) compute(r *Result, src []byte) ([]chunk.Span, bool, error) {
 	if w.remote == nil {
 		return w.chunk(r, src)
 	}
-	spans, parsed, err := w.remote.chunk(w.ctx, r, src)
+	spans, parsed, err := w.remote.chunk(w.ctx, r, src, "")
 	var lost *supervise.Failure
 	if !errors.As(err, &lost) {
 		return spans, parsed, err
 	}
+	if supervise.Unstartable(lost) {
+		w.notice(fmt.Sprintf("a worker process could not be started (%s): the grammars run in castchunk's own process from here on, without isolation", lost.Reason))
+		w.remote = nil
+		return w.chunk(r, src)
+	}
 	*r = Result{Job: r.Job, Outcome: r.Outcome, Lang: r.Lang, Language: r.Language, Src: r.Src, Cells: r.Cells, notebook: r.notebook}
+	if w.cfg.Enrich.Encoding == nil {
+		spans, err = w.chunkWithoutTree(r, src, lost.Error())
+		return spans, false, err
+	}
+	fell := *r
+	spans, _, err = w.remote.chunk(w.ctx, &fell, src, lost.Error())
+	var again *supervise.Failure
+	if errors.As(err, &again) {
+		return nil, false, fmt.Errorf("%v; chunked without a tree in another, it failed too: %s", lost, again.Reason)
+	}
+	*r = fell
+	return spans, false, err
+}
+
+// chunkWithoutTree chunks r's file as its grammar's failure (why) leaves
+// it: with the fallback, or with the method when it needs no tree; no
+// definitions, no embedded regions. r is marked fallen back.
+func (w *worker) chunkWithoutTree(r *Result, src []byte, why string) (spans []chunk.Span, err error) {
 	if r.notebook != nil {
 		spans, _, err = w.chunkCells(r, true)
 	} else {
@@ -560,8 +593,31 @@ func (w *worker) compute(r *Result, src []byte) ([]chunk.Span, bool, error) {
 		r.Lang = l
 	}
 	r.Parsed, r.FellBack = true, true
-	r.Message = fmt.Sprintf("%v; chunked with the %s method", lost, r.Method.Name)
-	return spans, false, err
+	r.Message = fmt.Sprintf("%s; chunked with the %s method", why, r.Method.Name)
+	return spans, err
+}
+
+// oneOff has run run the worker's one-time work, its queries'
+// compilation (supervise.Conn.Exempt in a worker process).
+func (w *worker) oneOff(run func(func())) {
+	w.inject.OneOff = run
+	if w.defs != nil {
+		w.defs.OneOff = run
+	}
+	if w.enrich != nil {
+		w.enrich.OneOff(run)
+	}
+}
+
+// notice says something of the whole run, once (Config.Notice).
+func (w *worker) notice(s string) {
+	if w.noticed != nil {
+		w.noticed.Do(func() {
+			if w.cfg.Notice != nil {
+				w.cfg.Notice(s)
+			}
+		})
+	}
 }
 
 // chunk runs the configured method, falling back to sliding windows when the

@@ -89,6 +89,12 @@ type workRequest struct {
 	Language string
 	Src      []byte
 	Notebook *notebook.Notebook
+	// Fallback, when set, says why the file's grammar failed: the worker
+	// chunks it without a tree (worker.chunkWithoutTree), as the parent
+	// would but under a worker's limits, for the work a tokenizer.json
+	// drives (token counts and caps) is no more to be trusted than a
+	// grammar.
+	Fallback string
 }
 
 // workReply is what the worker's chunk set on the Result, and returned.
@@ -112,7 +118,11 @@ type workReply struct {
 // the parent sends, one at a time, with one engine for all of them. A
 // panic is not recovered: like a grammar's crash, it ends the worker, and
 // the parent reports it and chunks the file without a tree.
-func Serve(c *supervise.Conn) error {
+func Serve(c *supervise.Conn) error { return serve(c, func(string) {}) }
+
+// serve is Serve with fault, called with each file's path before its
+// work: the tests' hook (TestServices).
+func serve(c *supervise.Conn, fault func(path string)) error {
 	var s workerSetup
 	if err := c.Init(&s); err != nil {
 		return err
@@ -122,18 +132,28 @@ func Serve(c *supervise.Conn) error {
 		return err
 	}
 	s.EncodingFile = nil // parsed: not held for the worker's life
-	c.Settled()
+	if err := c.Settled(); err != nil {
+		return err
+	}
 	w := newWorker(cfg, nil)
 	w.ctx = context.Background()
+	w.oneOff(c.Exempt)
 	defer w.close()
 	for {
 		var req workRequest
 		if err := c.Next(&req); err != nil {
 			return err
 		}
-		testFault(req.Path)
 		r := &Result{Job: Job{File: plan.File{Path: req.Path}}, Lang: lang.ByName(req.Lang), Language: req.Language, notebook: req.Notebook}
-		spans, ok, err := w.chunk(r, req.Src)
+		var spans []chunk.Span
+		var ok bool
+		var err error
+		if req.Fallback != "" {
+			spans, err = w.chunkWithoutTree(r, req.Src, req.Fallback)
+		} else {
+			fault(req.Path)
+			spans, ok, err = w.chunk(r, req.Src)
+		}
 		rep := workReply{Spans: spans, Cacheable: ok, Method: r.Method.Name, Message: r.Message, Parsed: r.Parsed, FellBack: r.FellBack,
 			Enriched: r.Enriched, HasSyntaxErrors: r.HasSyntaxErrors, Regions: r.Regions, Extras: r.Extras}
 		rep.EmptyRegions = r.Regions != nil && len(r.Regions) == 0
@@ -157,13 +177,14 @@ type remote struct {
 }
 
 // chunk has the worker chunk r's file (src, or r's notebook), setting on r
-// what the in-process chunk sets. The error is a *supervise.Failure when
-// the worker was lost on the way.
-func (e *remote) chunk(ctx context.Context, r *Result, src []byte) ([]chunk.Span, bool, error) {
+// what the in-process chunk sets; with fallback, without a tree
+// (workRequest.Fallback). The error is a *supervise.Failure when the
+// worker was lost on the way, or could not be started.
+func (e *remote) chunk(ctx context.Context, r *Result, src []byte, fallback string) ([]chunk.Span, bool, error) {
 	if e.worker == nil || e.worker.Retired() {
-		w, err := e.pool.Start(Service, e.setup)
+		w, err := e.pool.Start(ctx, Service, e.setup)
 		if err != nil {
-			return nil, false, &supervise.Failure{Reason: "could not be started: " + err.Error()}
+			return nil, false, err
 		}
 		e.worker = w
 	}
@@ -178,7 +199,7 @@ func (e *remote) chunk(ctx context.Context, r *Result, src []byte) ([]chunk.Span
 		e.lane.RLock()
 		defer e.lane.RUnlock()
 	}
-	req := workRequest{Path: r.Job.Path, Language: r.Language, Src: src, Notebook: r.notebook}
+	req := workRequest{Path: r.Job.Path, Language: r.Language, Src: src, Notebook: r.notebook, Fallback: fallback}
 	if r.notebook != nil {
 		req.Src = nil // the notebook holds its text
 	}
@@ -191,8 +212,8 @@ func (e *remote) chunk(ctx context.Context, r *Result, src []byte) ([]chunk.Span
 	if errors.As(err, &lost) && lost.Memory && lost.Served > 0 {
 		// Its ceiling held what earlier files left mapped: the file gets
 		// a fresh worker, so that its fate depends on it alone.
-		if e.worker, err = e.pool.Start(Service, e.setup); err != nil {
-			return nil, false, &supervise.Failure{Reason: "could not be started: " + err.Error()}
+		if e.worker, err = e.pool.Start(ctx, Service, e.setup); err != nil {
+			return nil, false, err
 		}
 		err = e.worker.Call(ctx, supervise.ForFile(size), &req, &rep)
 	}
@@ -231,4 +252,11 @@ func (e *remote) kill() {
 // supervise.ServeIfWorker.
 func Services() map[string]supervise.Service {
 	return map[string]supervise.Service{Service: Serve}
+}
+
+// TestServices is Services with the tests' hook (envFault): only test
+// binaries serve it, so no user's environment can make castchunk's own
+// workers fail.
+func TestServices() map[string]supervise.Service {
+	return map[string]supervise.Service{Service: func(c *supervise.Conn) error { return serve(c, testFault) }}
 }

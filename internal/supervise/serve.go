@@ -19,8 +19,8 @@ import (
 // keep freed memory mapped.
 const retireAt = 160 << 20
 
-// Conn is a worker's end: it reads requests from standard input and
-// writes answers on standard output.
+// Conn is a worker's end: it reads requests from, and writes answers to,
+// its end of the socket pair (descriptor 3).
 type Conn struct {
 	enc    *gob.Encoder
 	dec    *gob.Decoder
@@ -40,8 +40,11 @@ type Service func(*Conn) error
 // the calls.
 func Serve(services map[string]Service) int {
 	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
-	out := bufio.NewWriterSize(os.Stdout, 64<<10)
-	c := &Conn{enc: gob.NewEncoder(out), dec: gob.NewDecoder(bufio.NewReaderSize(os.Stdin, 64<<10)), out: out, start: used()}
+	syscall.CloseOnExec(connFD)
+	os.Unsetenv(envWorker)
+	conn := os.NewFile(connFD, "parent")
+	out := bufio.NewWriterSize(conn, 64<<10)
+	c := &Conn{enc: gob.NewEncoder(out), dec: gob.NewDecoder(bufio.NewReaderSize(conn, 64<<10)), out: out, start: used()}
 	err := c.enc.Encode(hello)
 	if err == nil {
 		err = out.Flush()
@@ -73,13 +76,15 @@ func (c *Conn) Init(v any) error {
 	return nil
 }
 
-// Settled tells the Conn that the service has loaded its set-up (a
-// tokenizer.json's vocabulary, tens of megabytes): what the worker holds
-// now is its own for good, and each call's memory ceiling and the size at
+// Settled tells the parent and the Conn that the service has loaded its
+// set-up (a tokenizer.json's vocabulary, tens of megabytes): the parent
+// waits for it, under a deadline of its own, before the first call, so
+// that no file's deadline counts it. What the worker holds now is its own
+// for good, and each call's memory ceiling and the size at
 // which the worker retires count from there, not from nothing; otherwise
 // a worker holding a large vocabulary would retire after every file and
 // load it again.
-func (c *Conn) Settled() {
+func (c *Conn) Settled() error {
 	var use syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &use)
 	peak := use.Maxrss << 10 // the load's peak, which Reply's peak then starts from
@@ -89,6 +94,36 @@ func (c *Conn) Settled() {
 	if held.resident >= settledMin { // a set-up of a few megabytes changes nothing
 		c.held = held
 	}
+	return c.send(frame{Kind: frameReady, CPU: cpuTime()})
+}
+
+// Exempt runs f, one-time work of the worker's own that the file in hand
+// only happens to be the first to need (compiling a language's queries),
+// and tells the parent so, before and after: its CPU time is not charged
+// to the call's deadline (up to exemptCPU).
+func (c *Conn) Exempt(f func()) {
+	if c.send(frame{Kind: frameExemptBegin}) != nil {
+		f()
+		return
+	}
+	before := cpuTime()
+	f()
+	c.send(frame{Kind: frameExemptEnd, CPU: cpuTime() - before})
+}
+
+// send sends a frame at once.
+func (c *Conn) send(f frame) error {
+	if err := c.enc.Encode(f); err != nil {
+		return err
+	}
+	return c.out.Flush()
+}
+
+// cpuTime is the CPU time of this process so far.
+func cpuTime() time.Duration {
+	var use syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &use)
+	return time.Duration(use.Utime.Nano() + use.Stime.Nano())
 }
 
 // settledMin is the least a set-up must hold for the ceilings to count
@@ -147,7 +182,7 @@ func (c *Conn) Reply(resp any) error {
 	// without opening /proc at every answer.
 	retire := use.Maxrss<<10 > retireAt+c.held.resident
 	cpu := time.Duration(use.Utime.Nano() + use.Stime.Nano())
-	if err := c.enc.Encode(reply{Retire: retire, CPU: cpu}); err != nil {
+	if err := c.enc.Encode(frame{Kind: frameReply, Retire: retire, CPU: cpu}); err != nil {
 		return err
 	}
 	if err := c.enc.Encode(resp); err != nil {

@@ -3,6 +3,7 @@ package supervise
 import (
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -45,33 +46,41 @@ func TestOutOfMemory(t *testing.T) {
 	}
 }
 
-// TestForFile: the deadline grows with the file, two seconds at least;
-// the ceiling too, up to the file that runs alone.
+// TestForFile: the deadline grows with the file from a floor; the
+// ceiling too, up to the file that runs alone.
 func TestForFile(t *testing.T) {
 	for _, c := range []struct {
 		size int
 		cpu  time.Duration
 		mem  int64
 	}{
-		{0, 2 * time.Second, 256 << 20},
-		{64 << 10, 3 * time.Second, 256<<20 + 128*(64<<10)},
-		{ExclusiveSize - 1, 2*time.Second + time.Duration(ExclusiveSize-1)*time.Second/(64<<10), 256<<20 + 128*int64(ExclusiveSize-1)},
-		{10 << 20, 162 * time.Second, 1 << 30},
+		{0, deadlineFloor, 256 << 20},
+		{64 << 10, deadlineFloor + (64<<10)*deadlineRate, 256<<20 + 128*(64<<10)},
+		{ExclusiveSize - 1, deadlineFloor + (ExclusiveSize-1)*deadlineRate, 256<<20 + 128*int64(ExclusiveSize-1)},
+		{10 << 20, deadlineFloor + (10<<20)*deadlineRate, 1 << 30},
 	} {
 		l := ForFile(c.size)
 		if l.CPU != c.cpu || l.Memory != c.mem {
 			t.Errorf("ForFile(%d) = %v, %d; want %v, %d", c.size, l.CPU, l.Memory, c.cpu, c.mem)
 		}
 	}
+	if small := ForFile(200).CPU; small >= 500*time.Millisecond {
+		t.Errorf("a small file's deadline is %v: a bad one costs that much", small)
+	}
 }
 
-// TestProcessCPU: the CPU time of a process grows as it works.
-func TestProcessCPU(t *testing.T) {
-	before := processCPU(os.Getpid())
+// TestProcessStat: the CPU time of a process grows as it works, and a
+// process that works is running.
+func TestProcessStat(t *testing.T) {
+	before, _ := processStat(os.Getpid())
 	if before < 0 {
 		t.Skip("no /proc")
 	}
-	for deadline := time.Now().Add(10 * time.Second); processCPU(os.Getpid()) <= before+10*time.Millisecond; {
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		cpu, _ := processStat(os.Getpid())
+		if cpu > before+10*time.Millisecond {
+			break
+		}
 		if time.Now().After(deadline) {
 			t.Fatal("10 s of work and no CPU time counted")
 		}
@@ -81,11 +90,21 @@ func TestProcessCPU(t *testing.T) {
 	}
 }
 
-// TestNoNestedWorkers: a worker cannot start workers, so a test binary
-// without the dispatch cannot start itself over and over.
-func TestNoNestedWorkers(t *testing.T) {
+// TestEnvironmentMakesNoWorker: the variable that marks a worker's
+// environment, set by a user, changes nothing: without the parent's
+// socket on descriptor 3 the process is no worker.
+func TestEnvironmentMakesNoWorker(t *testing.T) {
 	t.Setenv(envWorker, "1")
-	if _, err := Start("chunk", struct{}{}); err == nil || !strings.Contains(err.Error(), "cannot start workers") {
-		t.Errorf("Start in a worker: %v", err)
+	if IsWorker() {
+		t.Fatal("CASTCHUNK_WORKER alone made a worker")
+	}
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fds[0])
+	defer syscall.Close(fds[1])
+	if peerIsParent(fds[1]) {
+		t.Error("a socket this process made passes for its parent's")
 	}
 }
