@@ -177,6 +177,23 @@ func lockShared(f *os.File) error {
 	}
 }
 
+// connections is how many connections the database keeps: one per
+// processor and two more, but two under a low limit on open files (each
+// holds the database and its log open), so that the run keeps room for
+// its worker processes.
+func connections() int {
+	n := runtime.GOMAXPROCS(0) + 2
+	var lim syscall.Rlimit
+	if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim) == nil && lim.Cur < 256 {
+		n = 2
+	}
+	return n
+}
+
+// Descriptors is the most open files the cache holds at once: its tag, the
+// database's shared memory, and each connection's database and log.
+func (c *Cache) Descriptors() int { return 2 + 2*connections() }
+
 // connect opens the database, creating it if need be. c.dbMu is held.
 func (c *Cache) connect() error {
 	registerDriver()
@@ -198,7 +215,7 @@ func (c *Cache) connect() error {
 	if err != nil {
 		return err
 	}
-	conns := runtime.GOMAXPROCS(0) + 2
+	conns := connections()
 	db.SetMaxOpenConns(conns)
 	db.SetMaxIdleConns(conns)
 	if err := initSchema(db); err != nil {

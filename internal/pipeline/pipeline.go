@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"sync"
-	"syscall"
 	"time"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -117,7 +116,20 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 	if len(jobs) == 0 {
 		return nil
 	}
-	workers := min(max(cfg.Jobs, 1), len(jobs), descriptorWorkers())
+	if cfg.Notice == nil {
+		cfg.Notice = func(string) {}
+	}
+	workers, inProcess := min(max(cfg.Jobs, 1), len(jobs)), cfg.InProcess
+	if !inProcess {
+		fit, why := workersAllowed(cfg.Cache)
+		if fit == 0 {
+			// No room for a worker process: the grammars run here, one
+			// file at a time, for each would take a thread of its own.
+			cfg.Notice(why + ": the grammars run in castchunk's own process, one file at a time, without isolation")
+			fit, inProcess = 1, true
+		}
+		workers = min(workers, fit)
+	}
 	seq := newSequencer(min(maxInFlight, len(jobs)), windowBytes, func(i int) int64 { return jobs[i].Size })
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
@@ -135,7 +147,7 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 			defer wg.Done()
 			w := newWorker(cfg, free)
 			w.ctx, w.big, w.noticed = ctx, big, noticed
-			if !cfg.InProcess {
+			if !inProcess {
 				w.remote = &remote{setup: newWorkerSetup(cfg), lane: lane, pool: pool}
 			}
 			defer w.close()
@@ -181,32 +193,6 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 		seq.done(i)
 	}
 	return nil
-}
-
-// ReservedDescriptors is how many open files the process needs for itself
-// besides its workers': the standard streams, the Go runtime's own (its
-// poller, the cgroup files it watches: about four), the output, a folder
-// being walked and an ignore file.
-const ReservedDescriptors = 12
-
-// workerDescriptors is how many open files a worker may hold at once: a
-// source and a cache entry, the three pipes to its worker process, and
-// the process's three ends of them while it starts.
-const workerDescriptors = 8
-
-// MinDescriptors is the lowest limit on open files (ulimit -n) a run
-// accepts: the process's own and one worker's.
-const MinDescriptors = ReservedDescriptors + workerDescriptors
-
-// descriptorWorkers is how many workers the limit on open files allows.
-// With a low `ulimit -n` the run goes on with one worker instead of
-// failing to open files.
-func descriptorWorkers() int {
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur > 1<<20 {
-		return 1 << 20
-	}
-	return max(1, (int(lim.Cur)-ReservedDescriptors)/workerDescriptors)
 }
 
 // windowBytes bounds the size of the files in flight; a bigger file goes
@@ -561,7 +547,7 @@ func (w *worker) compute(r *Result, src []byte) ([]chunk.Span, bool, error) {
 		return spans, parsed, err
 	}
 	if supervise.Unstartable(lost) {
-		w.notice(fmt.Sprintf("a worker process could not be started (%s): the grammars run in castchunk's own process from here on, without isolation", lost.Reason))
+		w.notice(fmt.Sprintf("%v: the grammars run in castchunk's own process from here on, without isolation", lost))
 		w.remote = nil
 		return w.chunk(r, src)
 	}
@@ -612,11 +598,7 @@ func (w *worker) oneOff(run func(func())) {
 // notice says something of the whole run, once (Config.Notice).
 func (w *worker) notice(s string) {
 	if w.noticed != nil {
-		w.noticed.Do(func() {
-			if w.cfg.Notice != nil {
-				w.cfg.Notice(s)
-			}
-		})
+		w.noticed.Do(func() { w.cfg.Notice(s) })
 	}
 }
 

@@ -104,12 +104,13 @@ const ExclusiveSize = 1 << 20
 
 // The deadline of a file's grammar work is deadlineFloor plus
 // deadlineRate per byte (ForFile), set from the measured cost of every
-// file of the Go, Python and Java standard libraries and of the bench
-// corpora (docs/performance.md, "Deadlines") so that none comes near it,
-// while a bad small file costs a fraction of a second.
+// file of the Go, Python and Java standard libraries and of the test
+// corpus, with every method, --context and a tokenizer (13,386 files,
+// docs/performance.md, "Deadlines"): each costs at most a tenth of its
+// deadline, while a bad small file costs a third of a second.
 const (
 	deadlineFloor = 300 * time.Millisecond
-	deadlineRate  = time.Second / (64 << 10) // per byte
+	deadlineRate  = 6 * time.Second / (1 << 20) // per byte: 6 s per MiB
 )
 
 // ForFile is the deadline and the memory ceiling of the grammar work on a
@@ -189,6 +190,10 @@ type Pool struct {
 	mu      sync.Mutex
 	workers []*Worker
 	closed  bool
+	// forking is held while a worker process is created, so that the
+	// descriptors a start holds for a moment are held by one start at a
+	// time (pipeline's reservation counts them once).
+	forking sync.Mutex
 }
 
 // Start starts a worker as Start does and keeps it; none after KillAll.
@@ -196,7 +201,7 @@ func (p *Pool) Start(ctx context.Context, service string, init any) (*Worker, er
 	// The handshake is not under the lock (KillAll must not wait for a
 	// start), but the process joins the pool as soon as it exists, so
 	// that KillAll kills a worker still starting too.
-	return start(ctx, service, init, p.join)
+	return start(ctx, service, init, p.join, &p.forking)
 }
 
 // join adds a worker just started to the pool; once the pool is closed,
@@ -234,7 +239,7 @@ func (p *Pool) KillAll() {
 // (Conn.Init), and waits until the service has set itself up
 // (Conn.Settled), under a deadline of its own.
 func Start(ctx context.Context, service string, init any) (*Worker, error) {
-	return start(ctx, service, init, func(*Worker) error { return nil })
+	return start(ctx, service, init, func(*Worker) error { return nil }, new(sync.Mutex))
 }
 
 // image is the path that starts this process's own program again: the
@@ -250,7 +255,7 @@ func image() (string, error) {
 // start starts a worker, hands it to join as soon as its process exists
 // (a join that fails kills it), then says hello, sends init and waits for
 // the set-up.
-func start(ctx context.Context, service string, init any, join func(*Worker) error) (*Worker, error) {
+func start(ctx context.Context, service string, init any, join func(*Worker) error, forking *sync.Mutex) (*Worker, error) {
 	if IsWorker() {
 		return nil, errors.New("a worker cannot start workers")
 	}
@@ -264,10 +269,11 @@ func start(ctx context.Context, service string, init any, join func(*Worker) err
 	}
 	syscall.SetNonblock(fds[0], true) // served by the poller, not a thread per read
 	conn, child := os.NewFile(uintptr(fds[0]), "worker"), os.NewFile(uintptr(fds[1]), "parent")
-	defer child.Close()
 	cmd := exec.Command(exe)
 	cmd.Args = []string{os.Args[0]}
-	cmd.Env = append(withoutWorker(os.Environ()), envWorker+"="+nonce())
+	// One file at a time takes one processor: GOMAXPROCS=1 spares the
+	// threads that a limit on processes counts.
+	cmd.Env = append(withoutWorker(os.Environ()), envWorker+"="+nonce(), "GOMAXPROCS=1")
 	cmd.ExtraFiles = []*os.File{child} // descriptor 3
 	// A worker dies with the parent, even by SIGKILL.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
@@ -275,11 +281,14 @@ func start(ctx context.Context, service string, init any, join func(*Worker) err
 	// What a grammar prints goes with the worker's last words, never into
 	// the run's output.
 	cmd.Stdout, cmd.Stderr = w.stderr, w.stderr
-	if err := cmd.Start(); err != nil {
+	forking.Lock()
+	err = cmd.Start()
+	child.Close()
+	forking.Unlock()
+	if err != nil {
 		conn.Close()
 		return nil, startFailure(err)
 	}
-	child.Close()
 	if err := join(w); err != nil {
 		w.Kill()
 		return nil, err
@@ -346,11 +355,11 @@ func Unstartable(err error) bool {
 	return strings.Contains(f.Reason, "pthread_create failed") || strings.Contains(f.Reason, "newosproc")
 }
 
-// withoutWorker is env without envWorker.
+// withoutWorker is env without envWorker and GOMAXPROCS.
 func withoutWorker(env []string) []string {
 	out := env[:0:0]
 	for _, kv := range env {
-		if !strings.HasPrefix(kv, envWorker+"=") {
+		if !strings.HasPrefix(kv, envWorker+"=") && !strings.HasPrefix(kv, "GOMAXPROCS=") {
 			out = append(out, kv)
 		}
 	}
