@@ -100,9 +100,16 @@ type Def struct {
 	// (lang.Privacy): declaration chunking leaves it out.
 	Private bool
 	// Body is the range of its body (a function's block, a class's member
-	// list), as package outline finds it; zero when it has none (an
-	// interface's method, a prototype) or none is known.
+	// list), as package outline finds it (outline.BodyRange): from the end
+	// of its header, so that a comment between the header and the body's
+	// node (Python's comment above a function's first statement) is the
+	// body's, to the body's end; zero when it has none (an interface's
+	// method, a prototype) or none is known. What a declaration leaves
+	// out, and what Bodies collects.
 	Body Piece
+	// Block is the range of the body's own node, where a type's members
+	// are: Body ends where it does, and starts at it or before it.
+	Block Piece
 }
 
 // Role is what a definition is to a chunker.

@@ -117,9 +117,12 @@ type Def struct {
 	NameStart int
 	// Private: the language's rule hides it (Declare; lang.Privacy).
 	Private bool
-	// BodyStart and BodyEnd are the range of its body (Declare, Body);
-	// both 0 when it has none.
-	BodyStart, BodyEnd int
+	// BodyStart and BodyEnd are the range of its body (Declare,
+	// BodyRange): from the end of its header to its body's end; both 0
+	// when it has none. BlockStart and BlockEnd are the range of the
+	// body's own node.
+	BodyStart, BodyEnd   int
+	BlockStart, BlockEnd int
 }
 
 // MaxName is the longest name kept, in bytes: a CSS selector list or a
@@ -347,7 +350,7 @@ func ChunkDefs(defs []Def) []chunk.Def {
 		case typeKinds[d.Kind]:
 			role = chunk.RoleType
 		}
-		out[i] = chunk.Def{Role: role, Start: d.Start, End: d.End, Private: d.Private, Body: chunk.Piece{Start: d.BodyStart, End: d.BodyEnd}}
+		out[i] = chunk.Def{Role: role, Start: d.Start, End: d.End, Private: d.Private, Body: chunk.Piece{Start: d.BodyStart, End: d.BodyEnd}, Block: chunk.Piece{Start: d.BlockStart, End: d.BlockEnd}}
 	}
 	return out
 }
@@ -402,8 +405,12 @@ func (f *Finder) ForChunker(src []byte, trees []Tree) ([]chunk.Def, func(start, 
 // Declare prepares defs (a list Find returned for src in language l,
 // over tree) for declaration chunking: each is Private when l's rule hides
 // it (lang.Privacy), read with the type it is directly in, and has the
-// range of its body (Body).
+// range of its body (BodyRange). It finds the defs' nodes with one tree
+// cursor moved from each to the next (locator), so its cost grows with
+// the file, not with the file times its depth of nesting.
 func Declare(l *lang.Language, src []byte, tree *sitter.Tree, defs []Def) {
+	loc := newLocator(tree)
+	defer loc.close()
 	var open []int
 	for i := range defs {
 		for len(open) > 0 && defs[open[len(open)-1]].End <= defs[i].Start {
@@ -420,9 +427,7 @@ func Declare(l *lang.Language, src []byte, tree *sitter.Tree, defs []Def) {
 			}
 		}
 		d.Private = l.Private.Hides(decl)
-		if b := Body(nodeAt(tree, d.Start, d.End), src); b != nil {
-			d.BodyStart, d.BodyEnd = int(b.StartByte()), int(b.EndByte())
-		}
+		d.BodyStart, d.BodyEnd, d.BlockStart, d.BlockEnd, _ = BodyRange(loc.at(d.Start, d.End), src)
 		open = append(open, i)
 	}
 }
@@ -447,21 +452,31 @@ const bodyField = "body"
 const maxBodyDepth = 4
 
 // Body returns the body of a definition's node n: its child in the field
-// "body", on n or down its last named children; else n's last named child
-// when it has children, spans lines and is in no field (Kotlin's
-// class_body, Elixir's do block: grammars that name no body); nil when
-// there is none (an interface's method, a prototype, a Go struct, whose
-// type is a field).
+// "body", on n or down its last named children while each is in a field
+// or its parent's only named child (a declaration that binds an arrow
+// function: its declarator, then the function's value); else n's last
+// named child when it has children, spans lines and is in no field
+// (Kotlin's class_body, Elixir's do block, Zig's struct after `const T =`:
+// grammars that name no body); nil when there is none (an interface's
+// method, a prototype, a Go struct, whose type is a field). The descent
+// stops at a node with several named children in no field (a Zig
+// struct's members): its last child is a member, whose body is not n's.
 func Body(n *sitter.Node, src []byte) *sitter.Node {
+	b, _ := body(n, src)
+	return b
+}
+
+// body returns Body(n) and the node it is a child of.
+func body(n *sitter.Node, src []byte) (b, parent *sitter.Node) {
 	top := n
 	for depth := 0; n != nil && depth < maxBodyDepth; depth++ {
 		if b := n.ChildByFieldName(bodyField); b != nil && b.EndByte() > b.StartByte() {
-			return b
+			return b, n
 		}
-		n = lastNamed(n)
+		n = bindsTo(n)
 	}
 	if top == nil {
-		return nil
+		return nil, nil
 	}
 	for i := int(top.ChildCount()) - 1; i > 0; i-- {
 		k := top.Child(uint(i))
@@ -469,11 +484,61 @@ func Body(n *sitter.Node, src []byte) *sitter.Node {
 			continue
 		}
 		if k.ChildCount() > 0 && top.FieldNameForChild(uint32(i)) == "" && bytes.IndexByte(src[k.StartByte():k.EndByte()], '\n') >= 0 {
-			return k
+			return k, top
 		}
+		return nil, nil
+	}
+	return nil, nil
+}
+
+// bindsTo returns the child of n that Body looks for a body in: n's last
+// named child that is no extra, when it is in a field or n's only such
+// child; nil otherwise.
+func bindsTo(n *sitter.Node) *sitter.Node {
+	last, named := -1, 0
+	for i := int(n.ChildCount()) - 1; i >= 0; i-- {
+		if k := n.Child(uint(i)); k.IsNamed() && !k.IsExtra() {
+			if last < 0 {
+				last = i
+			}
+			named++
+		}
+	}
+	if last < 0 || named > 1 && n.FieldNameForChild(uint32(last)) == "" {
 		return nil
 	}
-	return nil
+	return n.Child(uint(last))
+}
+
+// BodyRange returns the body of a definition's node n (Body) as what a
+// declaration leaves out of n: from the end of its header (the last child
+// of the body's parent before the body that is no extra: a comment
+// between them, Python's comment above a function's first statement, is
+// the body's) to the body's end; and the range of the body's own node
+// (block), where a type's members are. ok is false, and all zero, when n
+// has no body. This is the one definition of a body: the declaration
+// chunker leaves it out, and the pipeline's check and verify refuse a
+// piece that holds a character of it (chunk.Bodies).
+func BodyRange(n *sitter.Node, src []byte) (start, end, blockStart, blockEnd int, ok bool) {
+	b, p := body(n, src)
+	if b == nil {
+		return 0, 0, 0, 0, false
+	}
+	blockStart, blockEnd = int(b.StartByte()), int(b.EndByte())
+	start = blockStart
+	for i := range p.ChildCount() {
+		k := p.Child(i)
+		if k.StartByte() >= b.StartByte() {
+			break
+		}
+		if !k.IsExtra() {
+			start = int(k.EndByte())
+		}
+	}
+	if start > blockStart { // a child before the body that ends inside it: no header to speak of
+		start = blockStart
+	}
+	return start, blockEnd, blockStart, blockEnd, true
 }
 
 // lastNamed returns n's last named child that is no extra, nil when none.

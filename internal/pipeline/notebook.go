@@ -119,7 +119,14 @@ func (w *worker) chunkCells(r *Result, fallback bool) ([]chunk.Span, bool, error
 			return nil, false, err
 		}
 	}
-	if err := checkSpans(setup, spans, len(nb.Text)); err != nil {
+	var bodies chunk.Bodies
+	if setup.Method.Pieces {
+		for i, c := range cells {
+			bodies = bodies.AddBodies(c.defs, nb.Cells[i].Start)
+		}
+		bodies = bodies.Sorted()
+	}
+	if err := checkSpans(setup, spans, nb.Text, bodies); err != nil {
 		return nil, false, fmt.Errorf("internal error, %s chunker broke a guarantee on a notebook: %v", setup.Method.Name, err)
 	}
 	return spans, parsed, nil

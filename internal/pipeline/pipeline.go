@@ -641,23 +641,36 @@ func (w *worker) chunk(r *Result, src []byte) (spans []chunk.Span, parsed bool, 
 			return nil, false, err
 		}
 	}
-	if err := checkSpans(setup, spans, len(src)); err != nil {
+	var bodies chunk.Bodies
+	if setup.Method.Pieces {
+		bodies = bodies.AddBodies(in.Defs, 0).Sorted()
+	}
+	if err := checkSpans(setup, spans, src, bodies); err != nil {
 		return nil, false, fmt.Errorf("internal error, %s chunker broke a guarantee: %v", setup.Method.Name, err)
 	}
 	return spans, parsed, nil
 }
 
 // checkSpans checks the guarantees of the setup's method on spans over a
-// file of n bytes: pieces only from a method of pieces, and, when its
-// chunks never overlap, their places and budget (chunk.Method.CheckSpans).
-func checkSpans(setup chunk.Setup, spans []chunk.Span, n int) error {
+// file src: pieces only from a method of pieces, and none of their pieces
+// holding a character of the bodies (chunk.Bodies: those of the file's
+// functions, as verify checks them); and, when its chunks never overlap,
+// their places and budget (chunk.Method.CheckSpans).
+func checkSpans(setup chunk.Setup, spans []chunk.Span, src []byte, bodies chunk.Bodies) error {
 	if err := checkPieces(setup.Method, spans); err != nil {
 		return err
+	}
+	if setup.Method.Pieces {
+		for i, s := range spans {
+			if err := bodies.Check(src, s.Ranges()); err != nil {
+				return fmt.Errorf("chunk %d: %w", i, err)
+			}
+		}
 	}
 	if setup.Overlapping() {
 		return nil
 	}
-	return setup.Method.CheckSpans(spans, n, setup.Budget)
+	return setup.Method.CheckSpans(spans, len(src), setup.Budget)
 }
 
 // methodDefs returns the definitions of src for a method that reads them
