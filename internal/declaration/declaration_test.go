@@ -40,6 +40,12 @@ func chunkText(t testing.TB, name, src string, budget chunk.Budget) []string {
 	if err := chunk.CheckWith(Method.CheckSpans, &sz, spans, budget.Size); err != nil {
 		t.Fatalf("guarantee broken: %v", err)
 	}
+	bodies := chunk.Bodies(nil).AddBodies(in.Defs, 0).Sorted()
+	for i, s := range spans {
+		if err := bodies.Check([]byte(src), s.Ranges()); err != nil {
+			t.Errorf("chunk %d: %v", i, err)
+		}
+	}
 	var out []string
 	for _, s := range spans {
 		out = append(out, string(s.Text([]byte(src))))
@@ -78,6 +84,30 @@ func TestDeclarationChunks(t *testing.T) {
 			"rust",
 			"pub struct Point {\n    pub x: i32,\n    y: i32,\n}\n\nimpl Point {\n    pub fn new() -> Self { Point { x: 0, y: 0 } }\n    fn secret(&self) {}\n}\n\nimpl Default for Point {\n    fn default() -> Self {\n        Point::new()\n    }\n}\n\nfn helper() {}\n",
 			[]string{"pub struct Point\n    pub x: i32", "impl Point\n    pub fn new() -> Self", "impl Default for Point\n    fn default() -> Self"}},
+		{"python: a comment above a function's first statement is its body's",
+			"python",
+			"class A:\n    def f(self):  # trailing\n        # first\n        return 1\n\ndef g():\n    # first\n    pass\n",
+			[]string{"class A:\n    def f(self):", "def g():"}},
+		// Issue 36: the body of a Zig struct was looked for down its last
+		// named children, and found in its last method, so the struct's
+		// header ran through every method before it.
+		{"zig: a struct whose last member is a method returning an error union",
+			"zig",
+			"const std = @import(\"std\");\n\npub const List = struct {\n    pub const Error = error{OutOfMemory};\n\n    pub fn init(a: std.mem.Allocator) error{OutOfMemory}!List {\n        _ = a;\n        return List{};\n    }\n\n    pub fn count(self: List) usize {\n        return self.n;\n    }\n};\n",
+			[]string{"pub const List =\n    pub const Error = error{OutOfMemory};\n    pub fn init(a: std.mem.Allocator) error{OutOfMemory}!List\n    pub fn count(self: List) usize"}},
+		// Issue 36: a call with a block in a class (RSpec's it) is a
+		// definition of kind test, and was kept whole as a member with the
+		// def inside it.
+		{"ruby: a block in a class that holds a def is its header",
+			"ruby",
+			"class Spec\n  it \"works\" do\n    def helper\n      compute(1)\n    end\n    expect(helper).to eq(1)\n  end\n\n  it \"plain\" do\n    expect(1).to eq(1)\n  end\n\n  def run\n    go\n  end\nend\n",
+			[]string{"class Spec\n  it \"works\" do\n  it \"plain\" do\n    expect(1).to eq(1)\n  end\n  def run"}},
+		// Issue 36: a defmacro (kind macro) in a defimpl whose quote holds a
+		// def was kept whole.
+		{"elixir: a defmacro whose quote holds a def is its header",
+			"elixir",
+			"defimpl Inspect, for: Point do\n  defmacro build(x) do\n    quote do\n      def value do\n        unquote(x) + 1\n      end\n    end\n  end\n\n  def inspect(p, _opts) do\n    p.x\n  end\nend\n",
+			[]string{"defimpl Inspect, for: Point\n  defmacro build(x)\n  def inspect(p, _opts)"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -68,7 +68,7 @@ type cellTree struct {
 	tree        *sitter.Tree
 	regions     []inject.Region
 	own, fences []outline.Def
-	defs        []chunk.Def                      // for a method that reads definitions (NeedsDefs)
+	defs        []chunk.Def                      // for a method that reads definitions (readsDefs)
 	member      func(start, end, owner int) bool // the rule for the members of defs' types
 }
 
@@ -182,7 +182,7 @@ func (w *worker) parseCells(r *Result, setup chunk.Setup, parse bool) ([]cellTre
 				return cells, false, err
 			}
 		}
-		if setup.Method.NeedsDefs {
+		if readsDefs(setup.Method) {
 			if ct.defs, ct.member, err = w.methodDefs(ct.lang, text, tree, ct.regions); err != nil {
 				return cells, false, err
 			}

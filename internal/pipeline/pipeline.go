@@ -255,7 +255,7 @@ func newWorker(cfg Config, free chan []byte) *worker {
 	if cfg.Enrich.Any() {
 		w.enrich = enrich.NewWorker(cfg.Enrich)
 	}
-	if cfg.Setup.Method.NeedsDefs {
+	if readsDefs(cfg.Setup.Method) {
 		w.defs = outline.NewFinder()
 	}
 	return w
@@ -630,7 +630,7 @@ func (w *worker) chunk(r *Result, src []byte) (spans []chunk.Span, parsed bool, 
 	if !setup.Method.NeedsTree {
 		in.Tree, in.Embedded = nil, nil // the method is the same with or without a tree
 	}
-	if setup.Method.NeedsDefs && tree != nil {
+	if readsDefs(setup.Method) && tree != nil {
 		if in.Defs, in.Member, err = w.methodDefs(r.Lang, src, tree, regions); err != nil {
 			return nil, false, err
 		}
@@ -672,6 +672,12 @@ func checkSpans(setup chunk.Setup, spans []chunk.Span, src []byte, bodies chunk.
 	}
 	return setup.Method.CheckSpans(spans, len(src), setup.Budget)
 }
+
+// readsDefs reports whether the worker finds the definitions of a file for
+// method m: when its chunkers read them (NeedsDefs), and for a method of
+// pieces, whose pieces checkSpans checks against the bodies of the file's
+// functions, as verify does.
+func readsDefs(m *chunk.Method) bool { return m.NeedsDefs || m.Pieces }
 
 // methodDefs returns the definitions of src for a method that reads them
 // (chunk.Method.NeedsDefs), its tree's and its embedded regions', and the
