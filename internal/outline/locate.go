@@ -14,7 +14,8 @@ import (
 // nodeAt costs the depth of each (Node.Parent and DescendantForByteRange
 // start from the root): for 3,000 nested functions, 3,000 × 3,000 steps.
 type locator struct {
-	c *sitter.TreeCursor
+	c     *sitter.TreeCursor
+	moves int // the cursor's moves so far, for the tests
 }
 
 func newLocator(tree *sitter.Tree) *locator {
@@ -40,6 +41,7 @@ func (x *locator) at(start, end int) *sitter.Node {
 	s, e := uint(start), uint(end)
 	n := x.c.Node()
 	for n.StartByte() > s || n.EndByte() < e {
+		x.moves++
 		switch {
 		case n.EndByte() <= s && x.c.GotoNextSibling():
 		case x.c.GotoParent():
@@ -52,6 +54,7 @@ func (x *locator) at(start, end int) *sitter.Node {
 		if n.StartByte() == s && n.EndByte() == e {
 			return n
 		}
+		x.moves++
 		if x.c.GotoFirstChildForByte(uint32(start)) == nil {
 			return nil
 		}
