@@ -103,7 +103,11 @@ func (c *Chunker) declare(i, prev int) {
 	}
 	c.add(start, d.Body.Start, false)
 	if d.Role == chunk.RoleType {
-		if body := function.NodeOf(c.in, chunk.Def{Start: d.Block.Start, End: d.Block.End}); body != nil {
+		body := d.BodyNode
+		if body == nil {
+			body = function.NodeOf(c.in, chunk.Def{Start: d.Block.Start, End: d.Block.End})
+		}
+		if body != nil {
 			c.members(body, i)
 		}
 	}
@@ -164,7 +168,7 @@ func (c *Chunker) members(body *sitter.Node, owner int) {
 			}
 		case j >= 0:
 			c.add(s, e, true)
-		case c.in.Member == nil || c.in.Member(s, e, owner):
+		case c.in.Member == nil || c.in.Member(n, owner):
 			c.add(s, e, true)
 		}
 		prev = e

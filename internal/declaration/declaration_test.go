@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/outline"
@@ -30,8 +32,8 @@ func chunkText(t testing.TB, name, src string, budget chunk.Budget) []string {
 		t.Fatal(err)
 	}
 	outline.Declare(l, []byte(src), tree, found)
-	member := func(start, end, owner int) bool {
-		return outline.Member(l, []byte(src), tree, start, end, found[owner])
+	member := func(n *sitter.Node, owner int) bool {
+		return outline.Member(l, []byte(src), n, found[owner])
 	}
 	in := chunk.Input{Src: []byte(src), Tree: tree, Budget: budget, Defs: outline.ChunkDefs(found), Member: member}
 	spans := New().Chunk(in)

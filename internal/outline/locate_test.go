@@ -10,8 +10,8 @@ import (
 )
 
 // TestLocatorCorpus: the locator finds the node nodeAt finds (the
-// outermost of the definition's range), for every definition of every
-// corpus file, asked in Find's order.
+// outermost of the definition's range) its parent and grandparent, for every
+// definition of every corpus file, asked in Find's order.
 func TestLocatorCorpus(t *testing.T) {
 	p, f := parse.New(0), NewFinder()
 	defer p.Close()
@@ -26,10 +26,17 @@ func TestLocatorCorpus(t *testing.T) {
 			}
 			loc := newLocator(tree)
 			for _, d := range defs {
-				want, got := nodeAt(tree, d.Start, d.End), loc.at(d.Start, d.End)
+				want := nodeAt(tree, d.Start, d.End)
+				got, up := loc.at(d.Start, d.End)
 				n++
 				if (want == nil) != (got == nil) || want != nil && (want.Id() != got.Id() || want.Kind() != got.Kind()) {
 					t.Errorf("%s: %s %s at line %d: locator %v, nodeAt %v", path, d.Kind, d.Name, d.Line, got, want)
+				}
+				for i, k := 0, got; i < len(up) && k != nil; i++ {
+					k = k.Parent()
+					if (k == nil) != (up[i] == nil) || k != nil && k.Id() != up[i].Id() {
+						t.Errorf("%s: %s %s at line %d: ancestor %d %v, want %v", path, d.Kind, d.Name, d.Line, i+1, up[i], k)
+					}
 				}
 			}
 			loc.close()
@@ -86,7 +93,7 @@ func TestDeclareDeep(t *testing.T) {
 		}
 		loc := newLocator(tree)
 		for _, d := range defs {
-			if loc.at(d.Start, d.End) == nil {
+			if n, _ := loc.at(d.Start, d.End); n == nil {
 				t.Fatalf("%s: no node at [%d,%d)", tc.lang, d.Start, d.End)
 			}
 		}

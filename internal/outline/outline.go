@@ -367,11 +367,16 @@ type Tree struct {
 // ForChunker returns the definitions of src for a chunker that reads them
 // (chunk.Method.NeedsDefs, chunk.Input.Defs): those of each of trees (the
 // file's own first, then its embedded regions'), each prepared by its own
-// language (Declare), merged in Find's order; and the rule for the members
-// of their types (chunk.Input.Member), which reads the trees: valid while
-// they are.
-func (f *Finder) ForChunker(src []byte, trees []Tree) ([]chunk.Def, func(start, end, owner int) bool, error) {
-	var lists [][]Def
+// language (Declare), merged in Find's order, with their nodes
+// (chunk.Def.Node); and the rule for the members of their types
+// (chunk.Input.Member). Both read the trees: valid while they are.
+func (f *Finder) ForChunker(src []byte, trees []Tree) ([]chunk.Def, func(n *sitter.Node, owner int) bool, error) {
+	type def struct {
+		Def
+		nodes
+	}
+	var all []def
+	lists := 0
 	for _, t := range trees {
 		if t.Tree == nil {
 			continue
@@ -380,26 +385,48 @@ func (f *Finder) ForChunker(src []byte, trees []Tree) ([]chunk.Def, func(start, 
 		if err != nil {
 			return nil, nil, err
 		}
-		Declare(t.Lang, src, t.Tree, found)
-		lists = append(lists, found)
+		for i, n := range declare(t.Lang, src, t.Tree, found) {
+			all = append(all, def{found[i], n})
+		}
+		lists++
 	}
-	if len(lists) == 0 {
+	if lists == 0 {
 		return nil, nil, nil
 	}
-	all := lists[0]
-	if len(lists) > 1 {
-		all = Merge(lists...)
+	if lists > 1 { // as Merge orders them
+		slices.SortStableFunc(all, func(a, b def) int {
+			if a.Start != b.Start {
+				return cmp.Compare(a.Start, b.Start)
+			}
+			return cmp.Compare(b.End, a.End)
+		})
 	}
-	member := func(start, end, owner int) bool {
-		o, in := all[owner], trees[0]
+	defs := make([]Def, len(all))
+	for i := range all {
+		defs[i] = all[i].Def
+	}
+	out := ChunkDefs(defs)
+	for i := range out {
+		out[i].Node, out[i].Parents, out[i].BodyNode = all[i].node, all[i].up, all[i].body
+	}
+	member := func(n *sitter.Node, owner int) bool {
+		o, in := defs[owner], trees[0]
 		for _, t := range trees[1:] {
 			if t.Tree != nil && t.Start <= o.Start && o.End <= t.End {
 				in = t
 			}
 		}
-		return Member(in.Lang, src, in.Tree, start, end, o)
+		return Member(in.Lang, src, n, o)
 	}
-	return ChunkDefs(all), member, nil
+	return out, member, nil
+}
+
+// nodes are the nodes of one definition that Declare found: its node (the
+// outermost of its range), its parent and grandparent, and its body's
+// node; nil when not found.
+type nodes struct {
+	node, body *sitter.Node
+	up         [2]*sitter.Node
 }
 
 // Declare prepares defs (a list Find returned for src in language l,
@@ -409,8 +436,14 @@ func (f *Finder) ForChunker(src []byte, trees []Tree) ([]chunk.Def, func(start, 
 // cursor moved from each to the next (locator), so its cost grows with
 // the file, not with the file times its depth of nesting.
 func Declare(l *lang.Language, src []byte, tree *sitter.Tree, defs []Def) {
+	declare(l, src, tree, defs)
+}
+
+// declare is Declare, and returns the nodes it found, one per def.
+func declare(l *lang.Language, src []byte, tree *sitter.Tree, defs []Def) []nodes {
 	loc := newLocator(tree)
 	defer loc.close()
+	out := make([]nodes, len(defs))
 	var open []int
 	for i := range defs {
 		for len(open) > 0 && defs[open[len(open)-1]].End <= defs[i].Start {
@@ -427,20 +460,30 @@ func Declare(l *lang.Language, src []byte, tree *sitter.Tree, defs []Def) {
 			}
 		}
 		d.Private = l.Private.Hides(decl)
-		d.BodyStart, d.BodyEnd, d.BlockStart, d.BlockEnd, _ = BodyRange(loc.at(d.Start, d.End), src)
+		n := &out[i]
+		n.node, n.up = loc.at(d.Start, d.End)
+		if b, p := body(n.node, src); b != nil {
+			n.body = b
+			d.BodyStart, d.BodyEnd = bodyRange(b, p)
+			d.BlockStart, d.BlockEnd = int(b.StartByte()), int(b.EndByte())
+		}
 		open = append(open, i)
 	}
+	return out
 }
 
-// Member reports whether src[start:end], a member of the body of type
-// owner that is no definition (a field, a constant, a block), belongs in
-// owner's declaration: it is no block of code (it has no Body: Java's
-// static { }, Kotlin's init { }) and l's rule does not hide it.
-func Member(l *lang.Language, src []byte, tree *sitter.Tree, start, end int, owner Def) bool {
-	if Body(nodeAt(tree, start, end), src) != nil {
+// Member reports whether n, a member of the body of type owner that is
+// no definition (a field, a constant, a block), belongs in owner's
+// declaration: it is no block of code (it has no Body: Java's static { },
+// Kotlin's init { }) and l's rule does not hide it.
+func Member(l *lang.Language, src []byte, n *sitter.Node, owner Def) bool {
+	if n == nil {
+		return true
+	}
+	if Body(n, src) != nil {
 		return false
 	}
-	return !l.Private.Hides(lang.Decl{Lead: src[start:end], OwnerKind: owner.Kind, OwnerName: owner.Name})
+	return !l.Private.Hides(lang.Decl{Lead: src[n.StartByte():n.EndByte()], OwnerKind: owner.Kind, OwnerName: owner.Name})
 }
 
 // bodyField is the field tree-sitter grammars name a definition's body by.
@@ -524,7 +567,13 @@ func BodyRange(n *sitter.Node, src []byte) (start, end, blockStart, blockEnd int
 	if b == nil {
 		return 0, 0, 0, 0, false
 	}
-	blockStart, blockEnd = int(b.StartByte()), int(b.EndByte())
+	start, end = bodyRange(b, p)
+	return start, end, int(b.StartByte()), end, true
+}
+
+// bodyRange returns the range of body b, a child of p (BodyRange).
+func bodyRange(b, p *sitter.Node) (start, end int) {
+	blockStart := int(b.StartByte())
 	start = blockStart
 	for i := range p.ChildCount() {
 		k := p.Child(i)
@@ -538,7 +587,7 @@ func BodyRange(n *sitter.Node, src []byte) (start, end, blockStart, blockEnd int
 	if start > blockStart { // a child before the body that ends inside it: no header to speak of
 		start = blockStart
 	}
-	return start, blockEnd, blockStart, blockEnd, true
+	return start, int(b.EndByte())
 }
 
 // lastNamed returns n's last named child that is no extra, nil when none.

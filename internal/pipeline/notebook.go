@@ -68,8 +68,8 @@ type cellTree struct {
 	tree        *sitter.Tree
 	regions     []inject.Region
 	own, fences []outline.Def
-	defs        []chunk.Def                      // for a method that reads definitions (readsDefs)
-	member      func(start, end, owner int) bool // the rule for the members of defs' types
+	defs        []chunk.Def                          // for a method that reads definitions (readsDefs)
+	member      func(n *sitter.Node, owner int) bool // the rule for the members of defs' types
 }
 
 // chunkCells chunks the notebook, with the fallback method when fallback

@@ -682,7 +682,7 @@ func readsDefs(m *chunk.Method) bool { return m.NeedsDefs || m.Pieces }
 // methodDefs returns the definitions of src for a method that reads them
 // (chunk.Method.NeedsDefs), its tree's and its embedded regions', and the
 // rule for the members of its types (outline.Finder.ForChunker).
-func (w *worker) methodDefs(l *lang.Language, src []byte, tree *sitter.Tree, regions []inject.Region) ([]chunk.Def, func(start, end, owner int) bool, error) {
+func (w *worker) methodDefs(l *lang.Language, src []byte, tree *sitter.Tree, regions []inject.Region) ([]chunk.Def, func(n *sitter.Node, owner int) bool, error) {
 	if l == nil || tree == nil {
 		return nil, nil, nil
 	}
