@@ -92,7 +92,7 @@ type Failure struct {
 	Served int // calls the worker answered before this one
 }
 
-func (f *Failure) Error() string { return "the grammar's worker process " + f.Reason }
+func (f *Failure) Error() string { return "the worker process parsing and chunking it " + f.Reason }
 
 // request and reply frame each call.
 type request struct{ Memory int64 }
