@@ -1,12 +1,15 @@
 package declaration
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/function"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/outline"
 	"github.com/castchunk/castchunk/internal/parse"
@@ -130,5 +133,59 @@ func TestOversizedDeclarations(t *testing.T) {
 	want := []string{"class A:\n    x = 1", "    def f(self, a, b):", "    def g(self):", "    long_name_field = [111111,", " 222222, 333333]"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestDeepNesting: 3,000 nested Ruby classes, each with a constant and a
+// method, give every class's header, constant and method with the
+// definitions as the pipeline finds them (outline's ForChunker, which
+// hands over their nodes), and every method as a function chunk. Before
+// the nodes were handed over, each definition's node, parent and comments
+// were looked up from the root: 79 s for this file with declaration, 30 s
+// with function (issue 36); the test relies on its depth, not a clock.
+func TestDeepNesting(t *testing.T) {
+	const depth = 3000
+	var sb strings.Builder
+	var want, methods []string
+	for i := range depth {
+		fmt.Fprintf(&sb, "class C%d\n  X%d = 1\n  def m%d; end\n", i, i, i)
+		want = append(want, fmt.Sprintf("class C%d\n  X%d = 1\n  def m%d; end", i, i, i))
+		methods = append(methods, fmt.Sprintf("  def m%d; end", i))
+	}
+	sb.WriteString(strings.Repeat("end\n", depth))
+	src := []byte(sb.String())
+	l := lang.ByName("ruby")
+	p := parse.New(0)
+	defer p.Close()
+	tree, err := p.Parse(src, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	f := outline.NewFinder()
+	defer f.Close()
+	defs, member, err := f.ForChunker(src, []outline.Tree{{Lang: l, Tree: tree, End: len(src)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range defs {
+		if d.Node == nil || d.Parents[0] == nil || d.Role == chunk.RoleType && d.BodyNode == nil {
+			t.Fatalf("definition %d [%d,%d): nodes not handed over: %+v", i, d.Start, d.End, d)
+		}
+	}
+	in := chunk.Input{Src: src, Tree: tree, Budget: chunk.Budget{Size: 2000}, Defs: defs, Member: member}
+	var got []string
+	for _, s := range New().Chunk(in) {
+		got = append(got, string(s.Text(src)))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("declaration: %d chunks, not the %d classes' pieces", len(got), depth)
+	}
+	got = got[:0]
+	for _, s := range function.New().Chunk(in) {
+		got = append(got, string(src[s.Start:s.End]))
+	}
+	if !slices.Equal(got, methods) {
+		t.Errorf("function: %d chunks, want the %d methods", len(got), depth)
 	}
 }
