@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/parse"
 )
@@ -104,4 +106,21 @@ func TestDeclareDeep(t *testing.T) {
 		t.Logf("%s: %d moves", tc.lang, loc.moves)
 		tree.Close()
 	}
+}
+
+// nodeAt returns the outermost node of tree whose range is [start, end),
+// nil when none is, as Declare found it before the locator: from the root,
+// the depth of the node each time.
+func nodeAt(tree *sitter.Tree, start, end int) *sitter.Node {
+	if tree == nil {
+		return nil
+	}
+	n := tree.RootNode().DescendantForByteRange(uint(start), uint(end))
+	if n == nil || int(n.StartByte()) != start || int(n.EndByte()) != end {
+		return nil
+	}
+	for p := n.Parent(); p != nil && p.StartByte() == n.StartByte() && p.EndByte() == n.EndByte(); p = p.Parent() {
+		n = p
+	}
+	return n
 }

@@ -462,10 +462,8 @@ func declare(l *lang.Language, src []byte, tree *sitter.Tree, defs []Def) []node
 		d.Private = l.Private.Hides(decl)
 		n := &out[i]
 		n.node, n.up = loc.at(d.Start, d.End)
-		if b, p := body(n.node, src); b != nil {
-			n.body = b
-			d.BodyStart, d.BodyEnd = bodyRange(b, p)
-			d.BlockStart, d.BlockEnd = int(b.StartByte()), int(b.EndByte())
+		if n.body, d.BodyStart, d.BodyEnd = BodyRange(n.node, src); n.body != nil {
+			d.BlockStart, d.BlockEnd = int(n.body.StartByte()), int(n.body.EndByte())
 		}
 		open = append(open, i)
 	}
@@ -557,18 +555,18 @@ func bindsTo(n *sitter.Node) *sitter.Node {
 // declaration leaves out of n: from the end of its header (the last child
 // of the body's parent before the body that is no extra: a comment
 // between them, Python's comment above a function's first statement, is
-// the body's) to the body's end; and the range of the body's own node
-// (block), where a type's members are. ok is false, and all zero, when n
-// has no body. This is the one definition of a body: the declaration
-// chunker leaves it out, and the pipeline's check and verify refuse a
-// piece that holds a character of it (chunk.Bodies).
-func BodyRange(n *sitter.Node, src []byte) (start, end, blockStart, blockEnd int, ok bool) {
+// the body's) to the body's end; and the body's own node, whose range
+// (chunk.Def.Block) holds a type's members. nil, 0, 0 when n has no body.
+// This is the one definition of a body: the declaration chunker leaves it
+// out, and the pipeline's check and verify refuse a piece that holds a
+// character of it (chunk.Bodies).
+func BodyRange(n *sitter.Node, src []byte) (b *sitter.Node, start, end int) {
 	b, p := body(n, src)
 	if b == nil {
-		return 0, 0, 0, 0, false
+		return nil, 0, 0
 	}
 	start, end = bodyRange(b, p)
-	return start, end, int(b.StartByte()), end, true
+	return b, start, end
 }
 
 // bodyRange returns the range of body b, a child of p (BodyRange).
@@ -598,22 +596,6 @@ func lastNamed(n *sitter.Node) *sitter.Node {
 		}
 	}
 	return nil
-}
-
-// nodeAt returns the outermost node of tree whose range is [start, end),
-// nil when none is.
-func nodeAt(tree *sitter.Tree, start, end int) *sitter.Node {
-	if tree == nil {
-		return nil
-	}
-	n := tree.RootNode().DescendantForByteRange(uint(start), uint(end))
-	if n == nil || int(n.StartByte()) != start || int(n.EndByte()) != end {
-		return nil
-	}
-	for p := n.Parent(); p != nil && p.StartByte() == n.StartByte() && p.EndByte() == n.EndByte(); p = p.Parent() {
-		n = p
-	}
-	return n
 }
 
 // nameAt returns the identifier that starts at src[i] (letters, digits,
