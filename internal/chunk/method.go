@@ -78,11 +78,11 @@ type Input struct {
 	// embedded regions' among them: sorted by Start, of two starting
 	// together the longer first (an enclosing one before what it holds).
 	Defs []Def
-	// Member reports whether src[start:end], a member of the type
-	// Defs[owner] that is no definition (a field, a constant, a block), is
-	// part of its declaration: not private by the file's language
-	// (lang.Privacy), and no block of code (an initializer); set with Defs.
-	Member func(start, end, owner int) bool
+	// Member reports whether n, a member of the type Defs[owner] that is
+	// no definition (a field, a constant, a block), is part of its
+	// declaration: not private by the file's language (lang.Privacy), and
+	// no block of code (an initializer); set with Defs.
+	Member func(n *sitter.Node, owner int) bool
 	// Embedded are the regions of Src that other trees describe, sorted
 	// and apart: code in another language than the file's (a Markdown
 	// fence's Rust), parsed by its own grammar over Src's bytes.
@@ -100,9 +100,26 @@ type Def struct {
 	// (lang.Privacy): declaration chunking leaves it out.
 	Private bool
 	// Body is the range of its body (a function's block, a class's member
-	// list), as package outline finds it; zero when it has none (an
-	// interface's method, a prototype) or none is known.
+	// list), as package outline finds it (outline.BodyRange): from the end
+	// of its header, so that a comment between the header and the body's
+	// node (Python's comment above a function's first statement) is the
+	// body's, to the body's end; zero when it has none (an interface's
+	// method, a prototype) or none is known. What a declaration leaves
+	// out, and what Bodies collects.
 	Body Piece
+	// Block is the range of the body's own node, where a type's members
+	// are: Body ends where it does, and starts at it or before it.
+	Block Piece
+	// Node is the definition's node (the outermost of its range), Parents
+	// that node's parent and grandparent, BodyNode its body's node (of
+	// range Block), when the finder of the definitions knows them (package
+	// outline's ForChunker finds them in one walk): a chunker uses them
+	// rather than look the ranges up in the tree, which costs the depth
+	// of the node each time (tree-sitter's Node.Parent and
+	// DescendantForByteRange start from the root). nil when not known.
+	Node     *sitter.Node
+	Parents  [2]*sitter.Node
+	BodyNode *sitter.Node
 }
 
 // Role is what a definition is to a chunker.

@@ -293,7 +293,7 @@ var finder = sync.OnceValue(outline.NewFinder)
 // fileDefs returns f's definitions, its tree's and its embedded regions'
 // merged, and the rule for their types' members, as the pipeline finds
 // them for a method that NeedsDefs; the rule reads tree and regions.
-func fileDefs(f *corpusFile, tree *sitter.Tree, regions []inject.Region) ([]chunk.Def, func(start, end, owner int) bool) {
+func fileDefs(f *corpusFile, tree *sitter.Tree, regions []inject.Region) ([]chunk.Def, func(n *sitter.Node, owner int) bool) {
 	trees := []outline.Tree{{Lang: f.lang, Tree: tree, End: len(f.src)}}
 	for _, r := range regions {
 		trees = append(trees, outline.Tree{Lang: r.Lang, Tree: r.Tree, Start: r.Start, End: r.End})

@@ -90,7 +90,9 @@ func end0(spans []chunk.Span) int {
 }
 
 // declare appends the pieces of definition i, whose text starts at or
-// after prev: a function's signature, or a type's header and members.
+// after prev: a function's signature, or a type's header and members, or
+// the header of a definition of another kind (members: one that holds
+// functions). The header ends where its body starts (chunk.Def.Body).
 func (c *Chunker) declare(i, prev int) {
 	d := c.in.Defs[i]
 	node := function.NodeOf(c.in, d)
@@ -99,36 +101,16 @@ func (c *Chunker) declare(i, prev int) {
 		c.add(start, c.headEnd(node, d), false)
 		return
 	}
-	body := function.NodeOf(c.in, chunk.Def{Start: d.Body.Start, End: d.Body.End})
-	c.add(start, headerEnd(body, d.Body.Start), false)
-	if body != nil && d.Role == chunk.RoleType {
-		c.members(body, i)
-	}
-}
-
-// headerEnd returns where the header before body ends: after the last
-// sibling before body that is no extra, so that a comment between them
-// (Python's first line of a body) stays out; at bodyStart when none is
-// known.
-func headerEnd(body *sitter.Node, bodyStart int) int {
-	if body == nil || body.Parent() == nil {
-		return bodyStart
-	}
-	p := body.Parent()
-	end := -1
-	for i := range p.ChildCount() {
-		k := p.Child(i)
-		if k.StartByte() >= body.StartByte() {
-			break
+	c.add(start, d.Body.Start, false)
+	if d.Role == chunk.RoleType {
+		body := d.BodyNode
+		if body == nil {
+			body = function.NodeOf(c.in, chunk.Def{Start: d.Block.Start, End: d.Block.End})
 		}
-		if !k.IsExtra() {
-			end = int(k.EndByte())
+		if body != nil {
+			c.members(body, i)
 		}
 	}
-	if end < 0 {
-		return bodyStart
-	}
-	return end
 }
 
 // headEnd returns where a definition without a body ends: its node's end,
@@ -156,7 +138,11 @@ func (c *Chunker) headEnd(node *sitter.Node, d chunk.Def) int {
 // source order: its definitions (signatures, nested types) and the other
 // members whole, unless Input.Member leaves them out (private, or a block
 // of code); a member that holds definitions without being one (an enum's
-// list of declarations) is walked into.
+// list of declarations) is walked into. A definition of another kind (a
+// test block, an Elixir macro) that holds a function or a type is its
+// header, as a function is its signature (what its body holds stays out,
+// as a function's nested functions do), or, with no body to stop at,
+// walked into: kept whole, it would hold their bodies.
 func (c *Chunker) members(body *sitter.Node, owner int) {
 	prev := 0 // the end of the member before: what travels with one starts after it
 	for k := range body.ChildCount() {
@@ -173,15 +159,32 @@ func (c *Chunker) members(body *sitter.Node, owner int) {
 			}
 		case holds:
 			c.members(n, owner)
-		case j >= 0:
-			if !c.in.Defs[j].Private {
-				c.add(s, e, true)
+		case j >= 0 && c.in.Defs[j].Private:
+		case j >= 0 && c.holdsCode(j):
+			if d := c.in.Defs[j]; d.Body.End > d.Body.Start {
+				c.declare(j, max(c.last(), prev))
+			} else {
+				c.members(n, owner)
 			}
-		case c.in.Member == nil || c.in.Member(s, e, owner):
+		case j >= 0:
+			c.add(s, e, true)
+		case c.in.Member == nil || c.in.Member(n, owner):
 			c.add(s, e, true)
 		}
 		prev = e
 	}
+}
+
+// holdsCode reports whether a function or a type starts inside definition
+// j.
+func (c *Chunker) holdsCode(j int) bool {
+	defs := c.in.Defs
+	for k := j + 1; k < len(defs) && defs[k].Start < defs[j].End; k++ {
+		if defs[k].Role != chunk.RoleOther {
+			return true
+		}
+	}
+	return false
 }
 
 // defIn returns the definition that the member [s, e) of type owner is,

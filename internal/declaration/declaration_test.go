@@ -1,10 +1,15 @@
 package declaration
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
 	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/function"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/outline"
 	"github.com/castchunk/castchunk/internal/parse"
@@ -30,8 +35,8 @@ func chunkText(t testing.TB, name, src string, budget chunk.Budget) []string {
 		t.Fatal(err)
 	}
 	outline.Declare(l, []byte(src), tree, found)
-	member := func(start, end, owner int) bool {
-		return outline.Member(l, []byte(src), tree, start, end, found[owner])
+	member := func(n *sitter.Node, owner int) bool {
+		return outline.Member(l, []byte(src), n, found[owner])
 	}
 	in := chunk.Input{Src: []byte(src), Tree: tree, Budget: budget, Defs: outline.ChunkDefs(found), Member: member}
 	spans := New().Chunk(in)
@@ -39,6 +44,12 @@ func chunkText(t testing.TB, name, src string, budget chunk.Budget) []string {
 	sz.Reset([]byte(src))
 	if err := chunk.CheckWith(Method.CheckSpans, &sz, spans, budget.Size); err != nil {
 		t.Fatalf("guarantee broken: %v", err)
+	}
+	bodies := chunk.Bodies(nil).AddBodies(in.Defs, 0).Sorted()
+	for i, s := range spans {
+		if err := bodies.Check([]byte(src), s.Ranges()); err != nil {
+			t.Errorf("chunk %d: %v", i, err)
+		}
 	}
 	var out []string
 	for _, s := range spans {
@@ -78,6 +89,30 @@ func TestDeclarationChunks(t *testing.T) {
 			"rust",
 			"pub struct Point {\n    pub x: i32,\n    y: i32,\n}\n\nimpl Point {\n    pub fn new() -> Self { Point { x: 0, y: 0 } }\n    fn secret(&self) {}\n}\n\nimpl Default for Point {\n    fn default() -> Self {\n        Point::new()\n    }\n}\n\nfn helper() {}\n",
 			[]string{"pub struct Point\n    pub x: i32", "impl Point\n    pub fn new() -> Self", "impl Default for Point\n    fn default() -> Self"}},
+		{"python: a comment above a function's first statement is its body's",
+			"python",
+			"class A:\n    def f(self):  # trailing\n        # first\n        return 1\n\ndef g():\n    # first\n    pass\n",
+			[]string{"class A:\n    def f(self):", "def g():"}},
+		// Issue 36: the body of a Zig struct was looked for down its last
+		// named children, and found in its last method, so the struct's
+		// header ran through every method before it.
+		{"zig: a struct whose last member is a method returning an error union",
+			"zig",
+			"const std = @import(\"std\");\n\npub const List = struct {\n    pub const Error = error{OutOfMemory};\n\n    pub fn init(a: std.mem.Allocator) error{OutOfMemory}!List {\n        _ = a;\n        return List{};\n    }\n\n    pub fn count(self: List) usize {\n        return self.n;\n    }\n};\n",
+			[]string{"pub const List =\n    pub const Error = error{OutOfMemory};\n    pub fn init(a: std.mem.Allocator) error{OutOfMemory}!List\n    pub fn count(self: List) usize"}},
+		// Issue 36: a call with a block in a class (RSpec's it) is a
+		// definition of kind test, and was kept whole as a member with the
+		// def inside it.
+		{"ruby: a block in a class that holds a def is its header",
+			"ruby",
+			"class Spec\n  it \"works\" do\n    def helper\n      compute(1)\n    end\n    expect(helper).to eq(1)\n  end\n\n  it \"plain\" do\n    expect(1).to eq(1)\n  end\n\n  def run\n    go\n  end\nend\n",
+			[]string{"class Spec\n  it \"works\" do\n  it \"plain\" do\n    expect(1).to eq(1)\n  end\n  def run"}},
+		// Issue 36: a defmacro (kind macro) in a defimpl whose quote holds a
+		// def was kept whole.
+		{"elixir: a defmacro whose quote holds a def is its header",
+			"elixir",
+			"defimpl Inspect, for: Point do\n  defmacro build(x) do\n    quote do\n      def value do\n        unquote(x) + 1\n      end\n    end\n  end\n\n  def inspect(p, _opts) do\n    p.x\n  end\nend\n",
+			[]string{"defimpl Inspect, for: Point\n  defmacro build(x)\n  def inspect(p, _opts)"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -98,5 +133,59 @@ func TestOversizedDeclarations(t *testing.T) {
 	want := []string{"class A:\n    x = 1", "    def f(self, a, b):", "    def g(self):", "    long_name_field = [111111,", " 222222, 333333]"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestDeepNesting: 3,000 nested Ruby classes, each with a constant and a
+// method, give every class's header, constant and method with the
+// definitions as the pipeline finds them (outline's ForChunker, which
+// hands over their nodes), and every method as a function chunk. Before
+// the nodes were handed over, each definition's node, parent and comments
+// were looked up from the root: 79 s for this file with declaration, 30 s
+// with function (issue 36); the test relies on its depth, not a clock.
+func TestDeepNesting(t *testing.T) {
+	const depth = 3000
+	var sb strings.Builder
+	var want, methods []string
+	for i := range depth {
+		fmt.Fprintf(&sb, "class C%d\n  X%d = 1\n  def m%d; end\n", i, i, i)
+		want = append(want, fmt.Sprintf("class C%d\n  X%d = 1\n  def m%d; end", i, i, i))
+		methods = append(methods, fmt.Sprintf("  def m%d; end", i))
+	}
+	sb.WriteString(strings.Repeat("end\n", depth))
+	src := []byte(sb.String())
+	l := lang.ByName("ruby")
+	p := parse.New(0)
+	defer p.Close()
+	tree, err := p.Parse(src, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	f := outline.NewFinder()
+	defer f.Close()
+	defs, member, err := f.ForChunker(src, []outline.Tree{{Lang: l, Tree: tree, End: len(src)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range defs {
+		if d.Node == nil || d.Parents[0] == nil || d.Role == chunk.RoleType && d.BodyNode == nil {
+			t.Fatalf("definition %d [%d,%d): nodes not handed over: %+v", i, d.Start, d.End, d)
+		}
+	}
+	in := chunk.Input{Src: src, Tree: tree, Budget: chunk.Budget{Size: 2000}, Defs: defs, Member: member}
+	var got []string
+	for _, s := range New().Chunk(in) {
+		got = append(got, string(s.Text(src)))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("declaration: %d chunks, not the %d classes' pieces", len(got), depth)
+	}
+	got = got[:0]
+	for _, s := range function.New().Chunk(in) {
+		got = append(got, string(src[s.Start:s.End]))
+	}
+	if !slices.Equal(got, methods) {
+		t.Errorf("function: %d chunks, want the %d methods", len(got), depth)
 	}
 }

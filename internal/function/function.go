@@ -108,10 +108,14 @@ func TreeOf(in chunk.Input, d chunk.Def) *sitter.Tree {
 	return tree
 }
 
-// NodeOf returns the syntax node of d: in the tree of the embedded region
-// that holds it, else in the file's; nil when no node has d's range (a
+// NodeOf returns the syntax node of d: d.Node when the definitions' finder
+// gave it, else the one found in the tree of the embedded region that
+// holds it, else in the file's; nil when no node has d's range (a
 // definition a query made of several nodes).
 func NodeOf(in chunk.Input, d chunk.Def) *sitter.Node {
+	if d.Node != nil {
+		return d.Node
+	}
 	tree := TreeOf(in, d)
 	if tree == nil {
 		return nil
@@ -135,8 +139,9 @@ func Lead(in chunk.Input, n *sitter.Node, d chunk.Def, prev int) int {
 	src := in.Src
 	start := d.Start
 	if n != nil {
-		start = wrappers(src, n, d, in.Defs)
-		start = comments(src, TreeOf(in, d).RootNode(), start, prev)
+		var scope *sitter.Node
+		start, scope = wrappers(src, n, d, in.Defs)
+		start = comments(src, TreeOf(in, d).RootNode(), scope, start, prev)
 	}
 	ls := lineStart(src, start)
 	if ls >= prev && len(bytes.TrimSpace(src[ls:start])) == 0 {
@@ -146,28 +151,44 @@ func Lead(in chunk.Input, n *sitter.Node, d chunk.Def, prev int) int {
 }
 
 // wrappers climbs from d's node n to the outermost ancestor that wraps it,
-// and returns its start. A wrapper ends where n does; is not the root, a
-// definition or a definition's body (its parent is no definition); holds
-// no other definition before n; has no blank line before n; starts on n's
-// line or at the start of a line indented as n's; and its children above
-// n's line start with a sigil (sigilLines). That is how Python's
-// decorators (`@cache` above `def`) and TypeScript's `export` join a
-// function, while the body of a class, an `if` or a `try` around it do
-// not.
-func wrappers(src []byte, n *sitter.Node, d chunk.Def, defs []chunk.Def) int {
+// and returns its start, and the parent of that ancestor (of n when none
+// wraps it; nil when not known). A wrapper ends where n does; is not the
+// root, a definition or a definition's body (its parent is no
+// definition); holds no other definition before n; has no blank line
+// before n; starts on n's line or at the start of a line indented as n's;
+// and its children above n's line start with a sigil (sigilLines). That
+// is how Python's decorators (`@cache` above `def`) and TypeScript's
+// `export` join a function, while the body of a class, an `if` or a `try`
+// around it do not. n's parent and grandparent are d.Parents when the
+// definitions' finder gave them: Node.Parent walks down from the root, and
+// costs the depth.
+func wrappers(src []byte, n *sitter.Node, d chunk.Def, defs []chunk.Def) (int, *sitter.Node) {
 	start := d.Start
 	indent := src[lineStart(src, d.Start):d.Start]
-	for p := n.Parent(); p != nil && p.Parent() != nil; p = p.Parent() {
+	known := n == d.Node && d.Parents[0] != nil
+	p := d.Parents[0]
+	if !known {
+		p = n.Parent()
+	}
+	for p != nil {
 		ps, pe := int(p.StartByte()), int(p.EndByte())
-		pp := p.Parent()
-		if pe != int(n.EndByte()) || isDef(defs, ps, pe) || isDef(defs, int(pp.StartByte()), int(pp.EndByte())) ||
+		if pe != int(n.EndByte()) {
+			break
+		}
+		var pp *sitter.Node
+		if known {
+			pp, known = d.Parents[1], false
+		} else {
+			pp = p.Parent()
+		}
+		if pp == nil || isDef(defs, ps, pe) || isDef(defs, int(pp.StartByte()), int(pp.EndByte())) ||
 			defBetween(defs, ps, start) || bytes.Contains(src[ps:start], []byte("\n\n")) ||
 			!sameLine(src, ps, start) && !bytes.Equal(src[lineStart(src, ps):ps], indent) || !sigilLines(src, p, n) {
 			break
 		}
-		start, n = ps, p
+		start, n, p = ps, p, pp
 	}
-	return start
+	return start, p
 }
 
 // sigilLines reports whether each child of p before n that starts on an
@@ -222,8 +243,11 @@ func firstFrom(defs []chunk.Def, a int) int {
 // comments moves start up over the comments directly above it, as cast
 // keeps a comment with the code below it: a run of comment lines (extra
 // nodes that start their line) with no blank line between them and start.
-// A comment that trails code on its line stays with that code.
-func comments(src []byte, root *sitter.Node, start, prev int) int {
+// A comment that trails code on its line stays with that code. The node
+// at a byte is looked for from scope when it holds the byte (the parent
+// of what starts at start: DescendantForByteRange from the root costs the
+// depth), else from root.
+func comments(src []byte, root, scope *sitter.Node, start, prev int) int {
 	for {
 		ls := lineStart(src, start)
 		if ls == 0 || len(bytes.TrimSpace(src[ls:start])) != 0 {
@@ -235,7 +259,11 @@ func comments(src []byte, root *sitter.Node, start, prev int) int {
 			return start // a blank line
 		}
 		q := ls - len(text)
-		k := root.DescendantForByteRange(uint(q), uint(q+1))
+		from := root
+		if scope != nil && int(scope.StartByte()) <= q && q+1 <= int(scope.EndByte()) {
+			from = scope
+		}
+		k := from.DescendantForByteRange(uint(q), uint(q+1))
 		if k == nil || !k.IsExtra() || int(k.StartByte()) < prev {
 			return start
 		}

@@ -117,9 +117,12 @@ type Def struct {
 	NameStart int
 	// Private: the language's rule hides it (Declare; lang.Privacy).
 	Private bool
-	// BodyStart and BodyEnd are the range of its body (Declare, Body);
-	// both 0 when it has none.
-	BodyStart, BodyEnd int
+	// BodyStart and BodyEnd are the range of its body (Declare,
+	// BodyRange): from the end of its header to its body's end; both 0
+	// when it has none. BlockStart and BlockEnd are the range of the
+	// body's own node.
+	BodyStart, BodyEnd   int
+	BlockStart, BlockEnd int
 }
 
 // MaxName is the longest name kept, in bytes: a CSS selector list or a
@@ -362,7 +365,7 @@ func ChunkDefs(defs []Def) []chunk.Def {
 		case typeKinds[d.Kind]:
 			role = chunk.RoleType
 		}
-		out[i] = chunk.Def{Role: role, Start: d.Start, End: d.End, Private: d.Private, Body: chunk.Piece{Start: d.BodyStart, End: d.BodyEnd}}
+		out[i] = chunk.Def{Role: role, Start: d.Start, End: d.End, Private: d.Private, Body: chunk.Piece{Start: d.BodyStart, End: d.BodyEnd}, Block: chunk.Piece{Start: d.BlockStart, End: d.BlockEnd}}
 	}
 	return out
 }
@@ -379,11 +382,16 @@ type Tree struct {
 // ForChunker returns the definitions of src for a chunker that reads them
 // (chunk.Method.NeedsDefs, chunk.Input.Defs): those of each of trees (the
 // file's own first, then its embedded regions'), each prepared by its own
-// language (Declare), merged in Find's order; and the rule for the members
-// of their types (chunk.Input.Member), which reads the trees: valid while
-// they are.
-func (f *Finder) ForChunker(src []byte, trees []Tree) ([]chunk.Def, func(start, end, owner int) bool, error) {
-	var lists [][]Def
+// language (Declare), merged in Find's order, with their nodes
+// (chunk.Def.Node); and the rule for the members of their types
+// (chunk.Input.Member). Both read the trees: valid while they are.
+func (f *Finder) ForChunker(src []byte, trees []Tree) ([]chunk.Def, func(n *sitter.Node, owner int) bool, error) {
+	type def struct {
+		Def
+		nodes
+	}
+	var all []def
+	lists := 0
 	for _, t := range trees {
 		if t.Tree == nil {
 			continue
@@ -392,33 +400,65 @@ func (f *Finder) ForChunker(src []byte, trees []Tree) ([]chunk.Def, func(start, 
 		if err != nil {
 			return nil, nil, err
 		}
-		Declare(t.Lang, src, t.Tree, found)
-		lists = append(lists, found)
+		for i, n := range declare(t.Lang, src, t.Tree, found) {
+			all = append(all, def{found[i], n})
+		}
+		lists++
 	}
-	if len(lists) == 0 {
+	if lists == 0 {
 		return nil, nil, nil
 	}
-	all := lists[0]
-	if len(lists) > 1 {
-		all = Merge(lists...)
+	if lists > 1 { // as Merge orders them
+		slices.SortStableFunc(all, func(a, b def) int {
+			if a.Start != b.Start {
+				return cmp.Compare(a.Start, b.Start)
+			}
+			return cmp.Compare(b.End, a.End)
+		})
 	}
-	member := func(start, end, owner int) bool {
-		o, in := all[owner], trees[0]
+	defs := make([]Def, len(all))
+	for i := range all {
+		defs[i] = all[i].Def
+	}
+	out := ChunkDefs(defs)
+	for i := range out {
+		out[i].Node, out[i].Parents, out[i].BodyNode = all[i].node, all[i].up, all[i].body
+	}
+	member := func(n *sitter.Node, owner int) bool {
+		o, in := defs[owner], trees[0]
 		for _, t := range trees[1:] {
 			if t.Tree != nil && t.Start <= o.Start && o.End <= t.End {
 				in = t
 			}
 		}
-		return Member(in.Lang, src, in.Tree, start, end, o)
+		return Member(in.Lang, src, n, o)
 	}
-	return ChunkDefs(all), member, nil
+	return out, member, nil
+}
+
+// nodes are the nodes of one definition that Declare found: its node (the
+// outermost of its range), its parent and grandparent, and its body's
+// node; nil when not found.
+type nodes struct {
+	node, body *sitter.Node
+	up         [2]*sitter.Node
 }
 
 // Declare prepares defs (a list Find returned for src in language l,
 // over tree) for declaration chunking: each is Private when l's rule hides
 // it (lang.Privacy), read with the type it is directly in, and has the
-// range of its body (Body).
+// range of its body (BodyRange). It finds the defs' nodes with one tree
+// cursor moved from each to the next (locator), so its cost grows with
+// the file, not with the file times its depth of nesting.
 func Declare(l *lang.Language, src []byte, tree *sitter.Tree, defs []Def) {
+	declare(l, src, tree, defs)
+}
+
+// declare is Declare, and returns the nodes it found, one per def.
+func declare(l *lang.Language, src []byte, tree *sitter.Tree, defs []Def) []nodes {
+	loc := newLocator(tree)
+	defer loc.close()
+	out := make([]nodes, len(defs))
 	var open []int
 	for i := range defs {
 		for len(open) > 0 && defs[open[len(open)-1]].End <= defs[i].Start {
@@ -435,22 +475,28 @@ func Declare(l *lang.Language, src []byte, tree *sitter.Tree, defs []Def) {
 			}
 		}
 		d.Private = l.Private.Hides(decl)
-		if b := Body(nodeAt(tree, d.Start, d.End), src); b != nil {
-			d.BodyStart, d.BodyEnd = int(b.StartByte()), int(b.EndByte())
+		n := &out[i]
+		n.node, n.up = loc.at(d.Start, d.End)
+		if n.body, d.BodyStart, d.BodyEnd = BodyRange(n.node, src); n.body != nil {
+			d.BlockStart, d.BlockEnd = int(n.body.StartByte()), int(n.body.EndByte())
 		}
 		open = append(open, i)
 	}
+	return out
 }
 
-// Member reports whether src[start:end], a member of the body of type
-// owner that is no definition (a field, a constant, a block), belongs in
-// owner's declaration: it is no block of code (it has no Body: Java's
-// static { }, Kotlin's init { }) and l's rule does not hide it.
-func Member(l *lang.Language, src []byte, tree *sitter.Tree, start, end int, owner Def) bool {
-	if Body(nodeAt(tree, start, end), src) != nil {
+// Member reports whether n, a member of the body of type owner that is
+// no definition (a field, a constant, a block), belongs in owner's
+// declaration: it is no block of code (it has no Body: Java's static { },
+// Kotlin's init { }) and l's rule does not hide it.
+func Member(l *lang.Language, src []byte, n *sitter.Node, owner Def) bool {
+	if n == nil {
+		return true
+	}
+	if Body(n, src) != nil {
 		return false
 	}
-	return !l.Private.Hides(lang.Decl{Lead: src[start:end], OwnerKind: owner.Kind, OwnerName: owner.Name})
+	return !l.Private.Hides(lang.Decl{Lead: src[n.StartByte():n.EndByte()], OwnerKind: owner.Kind, OwnerName: owner.Name})
 }
 
 // bodyField is the field tree-sitter grammars name a definition's body by.
@@ -462,21 +508,31 @@ const bodyField = "body"
 const maxBodyDepth = 4
 
 // Body returns the body of a definition's node n: its child in the field
-// "body", on n or down its last named children; else n's last named child
-// when it has children, spans lines and is in no field (Kotlin's
-// class_body, Elixir's do block: grammars that name no body); nil when
-// there is none (an interface's method, a prototype, a Go struct, whose
-// type is a field).
+// "body", on n or down its last named children while each is in a field
+// or its parent's only named child (a declaration that binds an arrow
+// function: its declarator, then the function's value); else n's last
+// named child when it has children, spans lines and is in no field
+// (Kotlin's class_body, Elixir's do block, Zig's struct after `const T =`:
+// grammars that name no body); nil when there is none (an interface's
+// method, a prototype, a Go struct, whose type is a field). The descent
+// stops at a node with several named children in no field (a Zig
+// struct's members): its last child is a member, whose body is not n's.
 func Body(n *sitter.Node, src []byte) *sitter.Node {
+	b, _ := body(n, src)
+	return b
+}
+
+// body returns Body(n) and the node it is a child of.
+func body(n *sitter.Node, src []byte) (b, parent *sitter.Node) {
 	top := n
 	for depth := 0; n != nil && depth < maxBodyDepth; depth++ {
 		if b := n.ChildByFieldName(bodyField); b != nil && b.EndByte() > b.StartByte() {
-			return b
+			return b, n
 		}
-		n = lastNamed(n)
+		n = bindsTo(n)
 	}
 	if top == nil {
-		return nil
+		return nil, nil
 	}
 	for i := int(top.ChildCount()) - 1; i > 0; i-- {
 		k := top.Child(uint(i))
@@ -484,11 +540,67 @@ func Body(n *sitter.Node, src []byte) *sitter.Node {
 			continue
 		}
 		if k.ChildCount() > 0 && top.FieldNameForChild(uint32(i)) == "" && bytes.IndexByte(src[k.StartByte():k.EndByte()], '\n') >= 0 {
-			return k
+			return k, top
 		}
+		return nil, nil
+	}
+	return nil, nil
+}
+
+// bindsTo returns the child of n that Body looks for a body in: n's last
+// named child that is no extra, when it is in a field or n's only such
+// child; nil otherwise.
+func bindsTo(n *sitter.Node) *sitter.Node {
+	last, named := -1, 0
+	for i := int(n.ChildCount()) - 1; i >= 0; i-- {
+		if k := n.Child(uint(i)); k.IsNamed() && !k.IsExtra() {
+			if last < 0 {
+				last = i
+			}
+			named++
+		}
+	}
+	if last < 0 || named > 1 && n.FieldNameForChild(uint32(last)) == "" {
 		return nil
 	}
-	return nil
+	return n.Child(uint(last))
+}
+
+// BodyRange returns the body of a definition's node n (Body) as what a
+// declaration leaves out of n: from the end of its header (the last child
+// of the body's parent before the body that is no extra: a comment
+// between them, Python's comment above a function's first statement, is
+// the body's) to the body's end; and the body's own node, whose range
+// (chunk.Def.Block) holds a type's members. nil, 0, 0 when n has no body.
+// This is the one definition of a body: the declaration chunker leaves it
+// out, and the pipeline's check and verify refuse a piece that holds a
+// character of it (chunk.Bodies).
+func BodyRange(n *sitter.Node, src []byte) (b *sitter.Node, start, end int) {
+	b, p := body(n, src)
+	if b == nil {
+		return nil, 0, 0
+	}
+	start, end = bodyRange(b, p)
+	return b, start, end
+}
+
+// bodyRange returns the range of body b, a child of p (BodyRange).
+func bodyRange(b, p *sitter.Node) (start, end int) {
+	blockStart := int(b.StartByte())
+	start = blockStart
+	for i := range p.ChildCount() {
+		k := p.Child(i)
+		if k.StartByte() >= b.StartByte() {
+			break
+		}
+		if !k.IsExtra() {
+			start = int(k.EndByte())
+		}
+	}
+	if start > blockStart { // a child before the body that ends inside it: no header to speak of
+		start = blockStart
+	}
+	return start, int(b.EndByte())
 }
 
 // lastNamed returns n's last named child that is no extra, nil when none.
@@ -499,22 +611,6 @@ func lastNamed(n *sitter.Node) *sitter.Node {
 		}
 	}
 	return nil
-}
-
-// nodeAt returns the outermost node of tree whose range is [start, end),
-// nil when none is.
-func nodeAt(tree *sitter.Tree, start, end int) *sitter.Node {
-	if tree == nil {
-		return nil
-	}
-	n := tree.RootNode().DescendantForByteRange(uint(start), uint(end))
-	if n == nil || int(n.StartByte()) != start || int(n.EndByte()) != end {
-		return nil
-	}
-	for p := n.Parent(); p != nil && p.StartByte() == n.StartByte() && p.EndByte() == n.EndByte(); p = p.Parent() {
-		n = p
-	}
-	return n
 }
 
 // nameAt returns the identifier that starts at src[i] (letters, digits,

@@ -68,8 +68,8 @@ type cellTree struct {
 	tree        *sitter.Tree
 	regions     []inject.Region
 	own, fences []outline.Def
-	defs        []chunk.Def                      // for a method that reads definitions (NeedsDefs)
-	member      func(start, end, owner int) bool // the rule for the members of defs' types
+	defs        []chunk.Def                          // for a method that reads definitions (readsDefs)
+	member      func(n *sitter.Node, owner int) bool // the rule for the members of defs' types
 }
 
 // chunkCells chunks the notebook, with the fallback method when fallback
@@ -119,7 +119,14 @@ func (w *worker) chunkCells(r *Result, fallback bool) ([]chunk.Span, bool, error
 			return nil, false, err
 		}
 	}
-	if err := checkSpans(setup, spans, len(nb.Text)); err != nil {
+	var bodies chunk.Bodies
+	if setup.Method.Pieces {
+		for i, c := range cells {
+			bodies = bodies.AddBodies(c.defs, nb.Cells[i].Start)
+		}
+		bodies = bodies.Sorted()
+	}
+	if err := checkSpans(setup, spans, nb.Text, bodies); err != nil {
 		return nil, false, fmt.Errorf("internal error, %s chunker broke a guarantee on a notebook: %v", setup.Method.Name, err)
 	}
 	return spans, parsed, nil
@@ -175,7 +182,7 @@ func (w *worker) parseCells(r *Result, setup chunk.Setup, parse bool) ([]cellTre
 				return cells, false, err
 			}
 		}
-		if setup.Method.NeedsDefs {
+		if readsDefs(setup.Method) {
 			if ct.defs, ct.member, err = w.methodDefs(ct.lang, text, tree, ct.regions); err != nil {
 				return cells, false, err
 			}

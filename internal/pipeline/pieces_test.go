@@ -73,7 +73,7 @@ func encodePieces(t *testing.T, r result) []record.Record {
 // records are the first's.
 func TestPiecesMethod(t *testing.T) {
 	a := "class A:\n    def f(self):\n        return 1\n    x = 2\n"
-	b := "def g():\n    pass\n    return 3\n"
+	b := "def g():\n    pass\n    return 3\n\nG = g()\n"
 	_, jobs := setup(t, []file{{"a.py", a}, {"b.py", b}})
 	c, err := cache.Open(t.TempDir(), "pieces salt")
 	if err != nil {
@@ -138,8 +138,8 @@ func TestPiecesCacheOfOtherMethod(t *testing.T) {
 func TestPiecesNotebook(t *testing.T) {
 	nb, err := json.Marshal(map[string]any{"nbformat": 4, "nbformat_minor": 5, "metadata": map[string]any{"kernelspec": map[string]any{"language": "python"}},
 		"cells": []map[string]any{
-			{"cell_type": "code", "metadata": map[string]any{}, "outputs": []any{}, "source": "def f():\n    y = 1\n    return 1\n"},
-			{"cell_type": "code", "metadata": map[string]any{}, "outputs": []any{}, "source": "def g():\n    z = 2\n    return 2\n"},
+			{"cell_type": "code", "metadata": map[string]any{}, "outputs": []any{}, "source": "def f():\n    y = 1\n    return 1\nf()\n"},
+			{"cell_type": "code", "metadata": map[string]any{}, "outputs": []any{}, "source": "def g():\n    z = 2\n    return 2\ng()\n"},
 		}})
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +159,42 @@ func TestPiecesNotebook(t *testing.T) {
 			t.Errorf("record %d: cell %d..%d, ranges %v", rec.Index, rec.Cell, rec.EndCell, rec.Ranges)
 		}
 	}
-	if want := []string{"def f():\n    return 1", "def g():\n    return 2"}; !reflect.DeepEqual(got, want) {
+	if want := []string{"def f():\nf()", "def g():\ng()"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("contents %q, want %q", got, want)
+	}
+}
+
+// TestPiecesBodyRefused: a piece that holds a character of a function's
+// body (chunk.Bodies, as verify finds them: a comment the body holds
+// included, not one after it) fails the file with an internal error
+// before anything is written, as any broken guarantee does (issue 36: the
+// run exited 0 and verify failed), in a file and in a notebook's cell;
+// the pipeline finds the definitions for the check of a method of pieces
+// that does not read them.
+func TestPiecesBodyRefused(t *testing.T) {
+	nb, err := json.Marshal(map[string]any{"nbformat": 4, "nbformat_minor": 5, "metadata": map[string]any{"kernelspec": map[string]any{"language": "python"}},
+		"cells": []map[string]any{
+			{"cell_type": "code", "metadata": map[string]any{}, "outputs": []any{}, "source": "def f():\n    y = 1\n    return 1\n"},
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, jobs := setup(t, []file{
+		{"body.py", "def g():\n    pass\n    return 3\n"},
+		{"comment.py", "def g():\n    pass\n    # the end\n"},
+		{"outside.py", "def g():\n    pass\n\n# the end\n"},
+		{"a.ipynb", string(nb)},
+	})
+	jobs[3] = job(dir, "a.ipynb")
+	jobs[3].Decision = plan.Decision{Notebook: true}
+	rs := run(t, jobs, pipeline.Config{Jobs: 1, Setup: chunk.Setup{Method: &ends, Budget: 100}, InProcess: true})
+	for i, want := range []string{"chunk 0: range [18,30) holds part of the body [8,30) of a function (line 1): a declaration leaves bodies out", "range [18,31) holds part of the body [8,31)", "", "on a notebook: chunk 0: range "} {
+		r := rs[i]
+		switch {
+		case want == "" && r.Internal != nil:
+			t.Errorf("%s: %v", r.Job.Path, r.Internal)
+		case want != "" && (r.Internal == nil || !strings.Contains(r.Internal.Error(), want)):
+			t.Errorf("%s: error %v, want one saying %q", r.Job.Path, r.Internal, want)
+		}
 	}
 }

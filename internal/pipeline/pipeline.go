@@ -246,7 +246,7 @@ func newWorker(cfg Config, free chan []byte) *worker {
 	if cfg.Enrich.Any() {
 		w.enrich = enrich.NewWorker(cfg.Enrich)
 	}
-	if cfg.Setup.Method.NeedsDefs {
+	if readsDefs(cfg.Setup.Method) {
 		w.defs = outline.NewFinder()
 	}
 	return w
@@ -668,7 +668,7 @@ func (w *worker) chunk(r *Result, src []byte) (spans []chunk.Span, parsed bool, 
 	if !setup.Method.NeedsTree {
 		in.Tree, in.Embedded = nil, nil // the method is the same with or without a tree
 	}
-	if setup.Method.NeedsDefs && tree != nil {
+	if readsDefs(setup.Method) && tree != nil {
 		if in.Defs, in.Member, err = w.methodDefs(r.Lang, src, tree, regions); err != nil {
 			return nil, false, err
 		}
@@ -679,29 +679,48 @@ func (w *worker) chunk(r *Result, src []byte) (spans []chunk.Span, parsed bool, 
 			return nil, false, err
 		}
 	}
-	if err := checkSpans(setup, spans, len(src)); err != nil {
+	var bodies chunk.Bodies
+	if setup.Method.Pieces {
+		bodies = bodies.AddBodies(in.Defs, 0).Sorted()
+	}
+	if err := checkSpans(setup, spans, src, bodies); err != nil {
 		return nil, false, fmt.Errorf("internal error, %s chunker broke a guarantee: %v", setup.Method.Name, err)
 	}
 	return spans, parsed, nil
 }
 
 // checkSpans checks the guarantees of the setup's method on spans over a
-// file of n bytes: pieces only from a method of pieces, and, when its
-// chunks never overlap, their places and budget (chunk.Method.CheckSpans).
-func checkSpans(setup chunk.Setup, spans []chunk.Span, n int) error {
+// file src: pieces only from a method of pieces, and none of their pieces
+// holding a character of the bodies (chunk.Bodies: those of the file's
+// functions, as verify checks them); and, when its chunks never overlap,
+// their places and budget (chunk.Method.CheckSpans).
+func checkSpans(setup chunk.Setup, spans []chunk.Span, src []byte, bodies chunk.Bodies) error {
 	if err := checkPieces(setup.Method, spans); err != nil {
 		return err
+	}
+	if setup.Method.Pieces {
+		for i, s := range spans {
+			if err := bodies.Check(src, s.Ranges()); err != nil {
+				return fmt.Errorf("chunk %d: %w", i, err)
+			}
+		}
 	}
 	if setup.Overlapping() {
 		return nil
 	}
-	return setup.Method.CheckSpans(spans, n, setup.Budget)
+	return setup.Method.CheckSpans(spans, len(src), setup.Budget)
 }
+
+// readsDefs reports whether the worker finds the definitions of a file for
+// method m: when its chunkers read them (NeedsDefs), and for a method of
+// pieces, whose pieces checkSpans checks against the bodies of the file's
+// functions, as verify does.
+func readsDefs(m *chunk.Method) bool { return m.NeedsDefs || m.Pieces }
 
 // methodDefs returns the definitions of src for a method that reads them
 // (chunk.Method.NeedsDefs), its tree's and its embedded regions', and the
 // rule for the members of its types (outline.Finder.ForChunker).
-func (w *worker) methodDefs(l *lang.Language, src []byte, tree *sitter.Tree, regions []inject.Region) ([]chunk.Def, func(start, end, owner int) bool, error) {
+func (w *worker) methodDefs(l *lang.Language, src []byte, tree *sitter.Tree, regions []inject.Region) ([]chunk.Def, func(n *sitter.Node, owner int) bool, error) {
 	if l == nil || tree == nil {
 		return nil, nil, nil
 	}

@@ -144,7 +144,7 @@ type Failure struct {
 	Start bool
 }
 
-func (f *Failure) Error() string { return "the grammar's worker process " + f.Reason }
+func (f *Failure) Error() string { return "the worker process parsing and chunking it " + f.Reason }
 
 // request frames each call.
 type request struct{ Memory int64 }
@@ -325,7 +325,7 @@ func start(ctx context.Context, service string, init any, join func(*Worker) err
 		var f *Failure
 		if errors.As(err, &f) {
 			f.Start = true
-			f.Reason = "could not be set up: it " + strings.TrimPrefix(f.Reason, "the grammar's worker process ")
+			f.Reason = "could not be set up: it " + f.Reason
 			return nil, f
 		}
 		return nil, err

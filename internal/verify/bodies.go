@@ -1,9 +1,6 @@
 package verify
 
 import (
-	"bytes"
-	"fmt"
-
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/inject"
 	"github.com/castchunk/castchunk/internal/lang"
@@ -14,8 +11,10 @@ import (
 
 // checkBodies checks that no piece of a record of a method of pieces
 // (declaration) holds a character of a function's body: the bodies of the
-// file's functions as chunk finds them (outline), found once per file by
-// parsing it again, as checkLanguages finds its regions. A file that
+// file's functions as chunk finds them (outline.BodyRange, from the end of
+// a function's header: a comment above its first statement is its body's),
+// checked as the pipeline checks them (chunk.Bodies), found once per file
+// by parsing it again, as checkLanguages finds its regions. A file that
 // cannot be parsed again leaves nothing to compare with.
 func (v *Verifier) checkBodies(f *file, r *record.Record, pieces []chunk.Piece) {
 	if f.method == nil || !f.method.Pieces || pieces == nil {
@@ -23,30 +22,17 @@ func (v *Verifier) checkBodies(f *file, r *record.Record, pieces []chunk.Piece) 
 	}
 	if !f.bodiesDone {
 		f.bodiesDone = true
-		f.bodies = fileBodies(f, r)
+		f.bodies = fileBodies(f, r).Sorted()
 	}
-	var sz chunk.Sizer
-	for _, p := range pieces {
-		for _, b := range f.bodies {
-			lo, hi := max(b.Start, p.Start), min(b.End, p.End)
-			if lo >= hi {
-				continue
-			}
-			if sz.Src() == nil {
-				sz.Reset(f.data)
-			}
-			if sz.Size(lo, hi) > 0 {
-				v.problem(r, fmt.Sprintf("range [%d,%d) holds part of the body [%d,%d) of a function (line %d): a declaration leaves bodies out", p.Start, p.End, b.Start, b.End, 1+bytes.Count(f.data[:b.Start], []byte{'\n'})))
-				return
-			}
-		}
+	if err := f.bodies.Check(f.data, pieces); err != nil {
+		v.problem(r, err.Error())
 	}
 }
 
 // fileBodies returns the bodies of the functions of the current file: of
 // its code cells for a notebook, else of its own tree and its embedded
 // regions'; nil when it cannot be parsed.
-func fileBodies(f *file, r *record.Record) []chunk.Piece {
+func fileBodies(f *file, r *record.Record) chunk.Bodies {
 	p := parse.New(0)
 	defer p.Close()
 	finder := outline.NewFinder()
@@ -56,12 +42,10 @@ func fileBodies(f *file, r *record.Record) []chunk.Piece {
 		if kernel == nil {
 			return nil
 		}
-		var out []chunk.Piece
+		var out chunk.Bodies
 		for _, c := range f.notebook.Cells {
 			if c.Kind == "code" {
-				for _, b := range bodiesOf(p, finder, kernel, f.data[c.Start:c.End]) {
-					out = append(out, chunk.Piece{Start: c.Start + b.Start, End: c.Start + b.End})
-				}
+				out = out.AddBodies(defsOf(p, finder, kernel, f.data[c.Start:c.End]), c.Start)
 			}
 		}
 		return out
@@ -74,12 +58,12 @@ func fileBodies(f *file, r *record.Record) []chunk.Piece {
 	if l == nil {
 		return nil
 	}
-	return bodiesOf(p, finder, l, f.data)
+	return chunk.Bodies(nil).AddBodies(defsOf(p, finder, l, f.data), 0)
 }
 
-// bodiesOf parses src as language l, finds its embedded regions and the
-// definitions of both, and returns their functions' bodies.
-func bodiesOf(p *parse.Parser, finder *outline.Finder, l *lang.Language, src []byte) []chunk.Piece {
+// defsOf parses src as language l, finds its embedded regions and returns
+// the definitions of both as the chunker reads them.
+func defsOf(p *parse.Parser, finder *outline.Finder, l *lang.Language, src []byte) []chunk.Def {
 	tree, err := p.Parse(src, l)
 	if err != nil {
 		return nil
@@ -102,11 +86,5 @@ func bodiesOf(p *parse.Parser, finder *outline.Finder, l *lang.Language, src []b
 	if err != nil {
 		return nil
 	}
-	var out []chunk.Piece
-	for _, d := range defs {
-		if d.Role == chunk.RoleFunction && d.Body.End > d.Body.Start {
-			out = append(out, d.Body)
-		}
-	}
-	return out
+	return defs
 }

@@ -130,3 +130,38 @@ func TestVerifyPieces(t *testing.T) {
 		})
 	}
 }
+
+// TestVerifyBodyComment: a comment above a function's first statement is
+// part of its body, as the declaration chunker leaves it out (issue 36:
+// verify read the body as the grammar's body field, which starts at the
+// statement, so a record whose extra piece was that comment passed).
+func TestVerifyBodyComment(t *testing.T) {
+	root := t.TempDir()
+	const src = "class A:\n    def f(self):\n        # the first step\n        return 1\n\ndef g():\n    pass\n"
+	if err := os.WriteFile(filepath.Join(root, "c.py"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	at := func(sub string) chunk.Piece {
+		i := strings.Index(src, sub)
+		return chunk.Piece{Start: i, End: i + len(sub)}
+	}
+	var sz chunk.Sizer
+	sz.Reset([]byte(src))
+	records := func(first []chunk.Piece) []record.Record {
+		spans := []chunk.Span{chunk.Join(&sz, first), chunk.Join(&sz, []chunk.Piece{at("def g():")})}
+		out, err := record.AppendFile(nil, record.File{Path: "c.py", Language: "python", Method: "decl", Pieces: true, Src: []byte(src)}, spans)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return decode(t, out)
+	}
+	if _, lines := checkWith(piecesVerifier(root), records([]chunk.Piece{at("class A:"), at("    def f(self):")})); len(lines) != 0 {
+		t.Fatalf("clean records: %s", strings.Join(lines, "\n"))
+	}
+	tampered := records([]chunk.Piece{at("class A:"), at("    def f(self):"), at("        # the first step")})
+	_, lines := checkWith(piecesVerifier(root), tampered)
+	want := "c.py: chunk 0: range [26,50) holds part of the body [25,67) of a function (line 2): a declaration leaves bodies out"
+	if len(lines) != 1 || lines[0] != want {
+		t.Errorf("problems:\n%s\nwant\n%s", strings.Join(lines, "\n"), want)
+	}
+}

@@ -117,7 +117,7 @@ type file struct {
 	regionsOK   bool
 	// The bodies of its functions (checkBodies), found once, at its first
 	// record of a method of pieces.
-	bodies     []chunk.Piece
+	bodies     chunk.Bodies
 	bodiesDone bool
 }
 
