@@ -175,7 +175,7 @@ func (r *chunkRun) jobs(files []walk.File) ([]pipeline.Job, error) {
 	jobs := make([]pipeline.Job, 0, len(files))
 	for _, f := range files {
 		pf := plan.File{Path: f.Path, Rel: plan.RelativeTo(f.Path, r.cfg.roots), Attrs: f.Attrs, Named: f.Explicit && named[f.Path]}
-		jobs = append(jobs, r.cfg.pipeline.NewJob(pf, f.OSPath, f.Size))
+		jobs = append(jobs, r.cfg.pipeline.ListedJob(pf, f))
 	}
 	return r.rooted(jobs)
 }

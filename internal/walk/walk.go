@@ -206,6 +206,15 @@ type File struct {
 	Hidden   bool   // listed only for Options.ListAll: a hidden path, not to be chunked
 	Kind     Kind   // Regular, or (listed only for Options.ListAll) why it is not a file to read
 	Reason   string // for Irregular: "not a regular file (a FIFO)"
+	// ID is the identity (device and inode) of the file listed, for a
+	// reader to check that the file it opens is that one; zero when the
+	// system gives none.
+	ID regular.ID
+	// Link says that OSPath is a symlink the walk followed to the file (a
+	// link named as an argument, or met with Options.Follow): the reader
+	// follows it too. Otherwise the file was no link when listed, and a
+	// reader opens it without following one (regular.OpenListed).
+	Link bool
 }
 
 // Kind is what a listed path is. Only Regular files are read; the others
@@ -404,7 +413,9 @@ func (w *walker) root(arg string) {
 		if excluded {
 			return
 		}
-		rw.consider(display, display, osPath, func() (int64, error) { return info.Size(), nil }, true, included, nil, "")
+		li, err := os.Lstat(osPath)
+		link := err == nil && li.Mode()&fs.ModeSymlink != 0 // a link named is followed
+		rw.consider(display, display, osPath, func() (fs.FileInfo, error) { return info, nil }, link, true, included, nil, "")
 	case info.IsDir():
 		w.dirRoot(display, osPath, info)
 	default:
