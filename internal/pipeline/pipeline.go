@@ -403,6 +403,7 @@ func (w *worker) read(job Job) ([]byte, plan.Content) {
 		// where a file was listed cannot hang the run (package regular);
 		// a symlink put there is not followed, and a file that is not
 		// the one listed is not read (regular.OpenListed).
+		testSwap(job.OSPath)
 		f, info, err := regular.OpenListed(job.OSPath, job.ID, job.Follow)
 		if err != nil {
 			return nil, plan.ReadFailure(err)
