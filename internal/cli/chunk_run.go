@@ -130,6 +130,9 @@ func (r *chunkRun) list(ctx context.Context) ([]pipeline.Job, error) {
 	if len(cfg.roots) == 0 { // an empty --files-from list chunks nothing
 		return nil, nil
 	}
+	for _, w := range cfg.same {
+		r.warn(w.Path, w.Reason)
+	}
 	opts := cfg.walk
 	opts.ListAll = cfg.manifest != "" // the manifest accounts for every path met; cheap, but only then
 	files, warnings, err := walk.ListContext(ctx, cfg.roots, opts)
