@@ -68,6 +68,9 @@ Folders are walked as git sees them: .gitignore files (nested ones too),
 are kept even when a pattern matches them, hidden files and folders are
 skipped. Files named on the command line are chunked even when ignored or
 hidden; --include, --exclude and --max-file-size still apply to them.
+Symbolic links in folders are skipped unless -L; a link named is followed.
+Paths that name one file or folder (sr and a link to it) are chunked once,
+under the name without the link.
 
 The record format and the exit statuses: see 'castchunk --help'.`,
 		Example: `  castchunk chunk . | jq -r .path | uniq -c
