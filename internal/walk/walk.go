@@ -129,7 +129,14 @@
 // what the ignore rules leave out there as ignored (Options.Ignored).
 // Symlinks met while walking are
 // skipped unless Options.Follow; a root argument that is a symlink is always
-// followed.
+// followed. Arguments that name one file or folder through links are the
+// caller's to make one (Distinct); List lists what each reaches.
+//
+// Every file listed carries its identity (File.ID: device and inode) and
+// whether the walk reached it as a symlink it followed (File.Link), so that
+// a reader can refuse a file that changed between the listing and the
+// reading (regular.OpenListed): a file swapped for a symlink is never read
+// through it.
 //
 // # Include and Exclude
 //
@@ -400,7 +407,11 @@ func (w *walker) warn(p, reason string, kind WarnKind) {
 func (w *walker) root(arg string) {
 	display := path.Clean(filepath.ToSlash(arg))
 	osPath := filepath.Clean(arg)
-	info, err := os.Stat(osPath)
+	info, err := os.Lstat(osPath)
+	link := err == nil && info.Mode()&fs.ModeSymlink != 0 // a link named is followed
+	if link {
+		info, err = os.Stat(osPath)
+	}
 	if err != nil {
 		w.warn(display, statReason(osPath, err), Unreadable)
 		w.rootFailed = true
@@ -413,8 +424,6 @@ func (w *walker) root(arg string) {
 		if excluded {
 			return
 		}
-		li, err := os.Lstat(osPath)
-		link := err == nil && li.Mode()&fs.ModeSymlink != 0 // a link named is followed
 		rw.consider(display, display, osPath, func() (fs.FileInfo, error) { return info, nil }, link, true, included, nil, "")
 	case info.IsDir():
 		w.dirRoot(display, osPath, info)
