@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -66,6 +68,9 @@ Folders are walked as git sees them: .gitignore files (nested ones too),
 are kept even when a pattern matches them, hidden files and folders are
 skipped. Files named on the command line are chunked even when ignored or
 hidden; --include, --exclude and --max-file-size still apply to them.
+Symbolic links in folders are skipped unless -L; a link named is followed.
+Paths that name one file or folder (sr and a link to it) are chunked once,
+under the name without the link.
 
 The record format and the exit statuses: see 'castchunk --help'.`,
 		Example: `  castchunk chunk . | jq -r .path | uniq -c
@@ -156,9 +161,10 @@ type chunkConfig struct {
 	walk     walk.Options
 	format   *record.Format
 	shard    shard
-	roots    []string      // paths to walk; nil when there is nothing to walk
-	args     []string      // the path arguments as given, to tell named files
-	stdin    *pipeline.Job // PATH -: one job read from stdin
+	roots    []string       // paths to walk; nil when there is nothing to walk
+	args     []string       // the path arguments as given (but as distinct renames them), to tell named files
+	same     []walk.Warning // the arguments distinct renamed or dropped, said on stderr
+	stdin    *pipeline.Job  // PATH -: one job read from stdin
 	output   string
 	manifest string // --manifest FILE; "" when not asked for
 	stats    bool
@@ -237,6 +243,8 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 	if cfg.roots, err = o.roots(cmd.Context(), args, stdin); err != nil {
 		return nil, err
 	}
+	cfg.roots, args, cfg.same = distinct(cfg.roots, args)
+	cfg.args = args
 	cfg.rebase, err = o.rebase(args)
 	cfg.rootSet = o.root != ""
 	return cfg, err
@@ -359,6 +367,43 @@ func (o *chunkOptions) roots(ctx context.Context, args []string, stdin io.Reader
 		}
 	}
 	return roots, nil
+}
+
+// distinct keeps one name for each file or folder that several paths to
+// walk name through symbolic links (walk.Distinct): roots are the paths
+// to walk, args first, and args the path arguments. It returns both,
+// renamed or dropped, and the notes that say so.
+func distinct(roots, args []string) ([]string, []string, []walk.Warning) {
+	out, same := walk.Distinct(roots)
+	var notes []walk.Warning
+	for _, s := range same {
+		what := "file"
+		if s.Dir {
+			what = "folder"
+		}
+		as := quoteName(path.Clean(filepath.ToSlash(s.As)))
+		reason := fmt.Sprintf("the %s %s (through a symbolic link); chunked once, as %s", what, as, as)
+		if s.Dropped {
+			reason = fmt.Sprintf("the same %s as %s (through a symbolic link); chunked once, as %s", what, as, as)
+		}
+		notes = append(notes, walk.Warning{Path: path.Clean(filepath.ToSlash(roots[s.Index])), Reason: reason, Kind: walk.Notice})
+	}
+	var newArgs []string
+	if len(args) > 0 && len(roots) >= len(args) {
+		newArgs = compact(out[:len(args)])
+	}
+	return compact(out), newArgs, notes
+}
+
+// compact is names without the empty ones.
+func compact(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 func (o *chunkOptions) readFilesFrom(stdin io.Reader) ([]string, error) {

@@ -158,6 +158,9 @@ func (r *chunkRun) list(ctx context.Context) ([]pipeline.Job, error) {
 	if len(cfg.roots) == 0 { // an empty --files-from list chunks nothing
 		return nil, nil
 	}
+	for _, w := range cfg.same {
+		r.warn(w.Path, w.Reason)
+	}
 	opts := cfg.walk
 	opts.ListAll = cfg.manifest != "" // the manifest accounts for every path met; cheap, but only then
 	files, warnings, err := walk.ListContext(ctx, cfg.roots, opts)
@@ -203,7 +206,7 @@ func (r *chunkRun) jobs(files []walk.File) ([]pipeline.Job, error) {
 	jobs := make([]pipeline.Job, 0, len(files))
 	for _, f := range files {
 		pf := plan.File{Path: f.Path, Rel: plan.RelativeTo(f.Path, r.cfg.roots), Attrs: f.Attrs, Named: f.Explicit && named[f.Path]}
-		jobs = append(jobs, r.cfg.pipeline.NewJob(pf, f.OSPath, f.Size))
+		jobs = append(jobs, r.cfg.pipeline.ListedJob(pf, f))
 	}
 	return r.rooted(jobs)
 }

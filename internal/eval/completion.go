@@ -35,7 +35,7 @@ func (pl *planner) read(e *entry) ([]byte, error) {
 	if e.Blob != "" {
 		src, err = pl.cat.read(e.Blob)
 	} else {
-		src, err = regular.ReadFile(nil, e.OSPath, 0)
+		src, err = readListed(e)
 	}
 	if err != nil {
 		return nil, err
@@ -44,6 +44,17 @@ func (pl *planner) read(e *entry) ([]byte, error) {
 		src = src[:e.Cut]
 	}
 	return src, nil
+}
+
+// readListed reads an entry's file on disk if it is still the file listed
+// (regular.OpenListed): never another file's bytes.
+func readListed(e *entry) ([]byte, error) {
+	f, info, err := regular.OpenListed(e.OSPath, e.ID, e.Link)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return regular.ReadAll(regular.Grow(nil, info.Size()), f, 0)
 }
 
 // completion adds the completion queries against the tree of the commit

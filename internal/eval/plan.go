@@ -11,17 +11,20 @@ import (
 	"strings"
 
 	"github.com/castchunk/castchunk/internal/lang"
+	"github.com/castchunk/castchunk/internal/regular"
 )
 
 // entry is one version of one file that some query's index holds: the file
 // at path with the bytes of a blob (or of a file on disk), possibly cut
 // short (the completion queries' own files end where the function starts).
 type entry struct {
-	Path   string // relative to the repository's top (or to the folder)
-	Rel    string // relative to the folder evaluated: what the vendored and generated rules see
-	Blob   string // git object; "" for a file on disk
-	OSPath string // the file on disk, when Blob is ""
-	Cut    int    // bytes kept; -1: all of them
+	Path   string     // relative to the repository's top (or to the folder)
+	Rel    string     // relative to the folder evaluated: what the vendored and generated rules see
+	Blob   string     // git object; "" for a file on disk
+	OSPath string     // the file on disk, when Blob is ""
+	ID     regular.ID // the file on disk as listed: one found changed is not read
+	Link   bool       // OSPath was a symlink followed when listed (-L)
+	Cut    int        // bytes kept; -1: all of them
 	Size   int64
 	Attrs  walk.Attrs     // its git attributes (a folder's files; none for git's blobs)
 	Lang   *lang.Language // what its name tells (plan.Policy.ByName); nil: its shebang decides

@@ -396,7 +396,7 @@ func (pl *planner) folder(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		e.OSPath = abs
+		e.OSPath, e.ID, e.Link = abs, f.ID, f.Link
 		pl.set(p, pl.intern(e))
 	}
 	return nil
@@ -480,6 +480,7 @@ func (pl *planner) jobs(cfg pipeline.Config) []pipeline.Job {
 	jobs := make([]pipeline.Job, len(pl.p.entries))
 	for i, e := range pl.p.entries {
 		jobs[i] = cfg.NewJob(e.file(), e.OSPath, e.Size)
+		jobs[i].ID, jobs[i].Follow = e.ID, e.Link
 		if e.Blob != "" || e.Cut >= 0 {
 			jobs[i].OSPath = e.Path
 			jobs[i].Reader = &lazyReader{pl: pl, e: e}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"syscall"
+	"testing"
 )
 
 // envFault names a test hook: "KIND:SUFFIX" makes a worker process fail
@@ -34,5 +35,31 @@ func testFault(path string) {
 	case "spin":
 		for {
 		}
+	}
+}
+
+// envSwap names a test hook: "SUFFIX=TARGET" replaces the file whose path
+// to read ends with SUFFIX by a symlink to TARGET just before it is
+// opened, as a hostile tree may between listing and reading. The
+// end-to-end tests use it; it is live in test binaries only
+// (testing.Testing), so that no user's environment makes castchunk
+// remove a file.
+const envSwap = "CASTCHUNK_TEST_SWAP"
+
+// testSwap swaps osPath for a symlink as envSwap says.
+func testSwap(osPath string) {
+	if !testing.Testing() {
+		return
+	}
+	spec := os.Getenv(envSwap)
+	if spec == "" {
+		return
+	}
+	suffix, target, ok := strings.Cut(spec, "=")
+	if !ok || suffix == "" || !strings.HasSuffix(osPath, suffix) {
+		return
+	}
+	if os.Remove(osPath) == nil {
+		os.Symlink(target, osPath)
 	}
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/regular"
 	"github.com/castchunk/castchunk/internal/supervise"
+	"github.com/castchunk/castchunk/internal/walk"
 )
 
 // Job is one file to chunk: what the listing knows of it and what its
@@ -41,6 +42,13 @@ type Job struct {
 	OSPath   string    // path to read
 	Reader   io.Reader // read this instead of OSPath (standard input)
 	Size     int64     // size when listed: what the job weighs in the window
+	// ID is the identity of the file listed (zero: unknown): a file
+	// opened at OSPath that is another is unreadable, never read.
+	ID regular.ID
+	// Follow says that OSPath was a symlink when listed, followed then
+	// (named as an argument, or -L): it is followed when read. Otherwise
+	// a symlink found there is not followed: the file is unreadable.
+	Follow bool
 }
 
 // Config is how every file is chunked.
@@ -74,6 +82,15 @@ func (c Config) NewJob(f plan.File, osPath string, size int64) Job {
 		size = 0
 	}
 	return Job{File: f, Decision: d, OSPath: osPath, Size: size}
+}
+
+// ListedJob is NewJob for a file the walk listed: it is read only if it is
+// still the file listed (walk.File's ID and Link; docs/design.md, "Hostile
+// input").
+func (c Config) ListedJob(f plan.File, w walk.File) Job {
+	j := c.NewJob(f, w.OSPath, w.Size)
+	j.ID, j.Follow = w.ID, w.Link
+	return j
 }
 
 // Result is the outcome for one file, delivered in job order.
@@ -374,8 +391,11 @@ func (w *worker) read(job Job) ([]byte, plan.Content) {
 	r, size := job.Reader, int64(-1)
 	if r == nil {
 		// The type is checked on the opened descriptor, and a FIFO put
-		// where a file was listed cannot hang the run (package regular).
-		f, info, err := regular.Open(job.OSPath, 0)
+		// where a file was listed cannot hang the run (package regular);
+		// a symlink put there is not followed, and a file that is not
+		// the one listed is not read (regular.OpenListed).
+		testSwap(job.OSPath)
+		f, info, err := regular.OpenListed(job.OSPath, job.ID, job.Follow)
 		if err != nil {
 			return nil, plan.ReadFailure(err)
 		}

@@ -6,6 +6,7 @@
 package regular
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -49,6 +50,70 @@ func Check(f *os.File) (fs.FileInfo, error) {
 	}
 	return info, nil
 }
+
+// ID is a file's identity, its device and inode: what a listing saw, to
+// tell whether the file opened later is the same one. The zero ID is
+// unknown.
+type ID struct{ Dev, Ino uint64 }
+
+// IDOf is the identity of the file info describes (from Stat, Lstat, a
+// directory entry's Info or an open file's Stat); the zero ID when the
+// system does not give one.
+func IDOf(info fs.FileInfo) ID {
+	if info == nil {
+		return ID{}
+	}
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return ID{}
+	}
+	return ID{Dev: uint64(st.Dev), Ino: uint64(st.Ino)} // the types differ by platform
+}
+
+// Known reports whether the ID was given.
+func (id ID) Known() bool { return id != ID{} }
+
+// OpenListed opens, as Open does, a file a listing saw, refusing with a
+// *ChangedError a file that is no longer the one listed: the file that
+// was listed with the identity id (unless unknown) and, unless follow,
+// not a symbolic link. Without follow the last component is opened with
+// O_NOFOLLOW, so a file swapped for a symlink is never opened through
+// it; the identity, checked on the opened descriptor, catches a file
+// replaced by another, or reached through a folder swapped for a link
+// (the components above the file are followed: the listing may have
+// reached it through links it followed). With follow (a symlink named as
+// an argument, or -L), the link is followed, and the identity says
+// whether it still leads to the file listed.
+func OpenListed(name string, id ID, follow bool) (*os.File, fs.FileInfo, error) {
+	extra := 0
+	if !follow {
+		extra = syscall.O_NOFOLLOW
+	}
+	f, info, err := Open(name, extra)
+	if err != nil {
+		if !follow && errors.Is(err, syscall.ELOOP) {
+			if li, lerr := os.Lstat(name); lerr == nil && li.Mode()&fs.ModeSymlink != 0 {
+				return nil, nil, &ChangedError{Now: "a symbolic link"}
+			}
+		}
+		var nr *NotRegularError
+		if id.Known() && errors.As(err, &nr) {
+			return nil, nil, &ChangedError{Now: Kind(nr.Mode)}
+		}
+		return nil, nil, err
+	}
+	if id.Known() && IDOf(info) != id {
+		f.Close()
+		return nil, nil, &ChangedError{Now: "another file"}
+	}
+	return f, info, nil
+}
+
+// ChangedError refuses a file that changed since it was listed: it is
+// now a symbolic link, another file, or no longer a regular file.
+type ChangedError struct{ Now string }
+
+func (e *ChangedError) Error() string { return "changed since it was listed: now " + e.Now }
 
 // NotRegularError refuses a file that is not a regular file.
 type NotRegularError struct{ Mode fs.FileMode }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"testing/iotest"
@@ -60,5 +61,60 @@ func TestReadAllTooLarge(t *testing.T) {
 	_, err = ReadFile(nil, name, 1000)
 	if want := "file too large (97.7 KiB > 1000 B limit); skipped"; err == nil || err.Error() != want {
 		t.Errorf("file: error %v, want %q", err, want)
+	}
+}
+
+func TestOpenListed(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.py"), filepath.Join(dir, "b.py")
+	for _, p := range []string{a, b} {
+		if err := os.WriteFile(p, []byte(p), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(dir, "link.py")
+	if err := os.Symlink(a, link); err != nil {
+		t.Fatal(err)
+	}
+	id := func(p string) ID {
+		info, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return IDOf(info)
+	}
+	idA, idB := id(a), id(b)
+	if !idA.Known() || idA == idB {
+		t.Fatalf("IDs %v, %v", idA, idB)
+	}
+	for _, c := range []struct {
+		name   string
+		id     ID
+		follow bool
+		want   string // "" when it opens
+	}{
+		{a, idA, false, ""},
+		{a, ID{}, false, ""}, // identity unknown: not checked
+		{link, idA, true, ""},
+		{link, idA, false, "changed since it was listed: now a symbolic link"},
+		{link, ID{}, false, "changed since it was listed: now a symbolic link"},
+		{a, idB, false, "changed since it was listed: now another file"},
+		{link, idB, true, "changed since it was listed: now another file"},
+		{dir, idA, false, "changed since it was listed: now a directory"},
+		{dir, ID{}, false, "not a regular file (a directory)"},
+	} {
+		f, info, err := OpenListed(c.name, c.id, c.follow)
+		var ce *ChangedError
+		switch {
+		case c.want == "" && (err != nil || info == nil):
+			t.Errorf("OpenListed(%s, %v, %v): %v", c.name, c.id, c.follow, err)
+		case c.want == "":
+			f.Close()
+		case err == nil:
+			f.Close()
+			t.Errorf("OpenListed(%s, %v, %v) opened it; want %q", c.name, c.id, c.follow, c.want)
+		case err.Error() != c.want || (strings.HasPrefix(c.want, "changed") != errors.As(err, &ce)):
+			t.Errorf("OpenListed(%s, %v, %v): %v; want %q", c.name, c.id, c.follow, err, c.want)
+		}
 	}
 }

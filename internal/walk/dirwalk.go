@@ -296,7 +296,7 @@ func (rw *rootWalk) entry(f dirFrame, de fs.DirEntry) {
 		case info.IsDir():
 			rw.visitDir(c, info)
 		case info.Mode().IsRegular():
-			rw.visitFile(c, func() (int64, error) { return info.Size(), nil })
+			rw.visitFile(c, func() (fs.FileInfo, error) { return info, nil }, true)
 		default:
 			rw.other(c, Irregular, info.Mode())
 		}
@@ -313,13 +313,7 @@ func (rw *rootWalk) entry(f dirFrame, de fs.DirEntry) {
 		}
 		rw.visitDir(c, info)
 	case de.Type().IsRegular():
-		rw.visitFile(c, func() (int64, error) {
-			info, err := de.Info()
-			if err != nil {
-				return 0, err
-			}
-			return info.Size(), nil
-		})
+		rw.visitFile(c, de.Info, false)
 	default:
 		rw.other(c, Irregular, de.Type())
 	}
@@ -389,15 +383,16 @@ func (sc *scope) hasTrackedDir(top string) bool {
 }
 
 // visitFile lists an untracked file that no rule ignores. Tracked files
-// are left to trackedPass, which lists them whatever the rules say.
-func (rw *rootWalk) visitFile(c dirFrame, size func() (int64, error)) {
+// are left to trackedPass, which lists them whatever the rules say. stat
+// and link are consider's.
+func (rw *rootWalk) visitFile(c dirFrame, stat func() (fs.FileInfo, error), link bool) {
 	if c.sc.tracked != nil && c.sc.tracked.files[c.top] {
 		return
 	}
 	if rw.ignored(c, false) {
 		return
 	}
-	rw.consider(rw.disp(c.rel), c.rel, c.os, size, false, c.included, c.sc.attrs, c.sc.attrPath(c.top))
+	rw.consider(rw.disp(c.rel), c.rel, c.os, stat, link, false, c.included, c.sc.attrs, c.sc.attrPath(c.top))
 }
 
 // trackedPass lists the index entries under prefix (relative to the top of
@@ -520,7 +515,8 @@ func (rw *rootWalk) trackedFile(display, osPath string) (File, bool) {
 	if err != nil {
 		return File{}, false
 	}
-	if info.Mode()&fs.ModeSymlink != 0 {
+	link := info.Mode()&fs.ModeSymlink != 0
+	if link {
 		if !rw.opts.Follow {
 			return otherFile(display, osPath, Symlink, 0, rw.hiding), rw.opts.ListAll
 		}
@@ -532,15 +528,17 @@ func (rw *rootWalk) trackedFile(display, osPath string) (File, bool) {
 	if !info.Mode().IsRegular() {
 		return otherFile(display, osPath, Irregular, info.Mode(), rw.hiding), rw.opts.ListAll && !info.IsDir()
 	}
-	return File{Path: display, OSPath: osPath, Size: info.Size(), Hidden: rw.hiding}, true
+	return File{Path: display, OSPath: osPath, Size: info.Size(), Hidden: rw.hiding, ID: regular.IDOf(info), Link: link}, true
 }
 
-// consider lists a file if the filters let it through. size is called
-// only then, so rejected files cost no stat. inIncluded says whether
-// Include took a directory above it. as and at are the file's attribute
-// scope and its path relative to the scope's top (for explicit files,
-// found from the file's own directory).
-func (rw *rootWalk) consider(display, rel, osPath string, size func() (int64, error), explicit, inIncluded bool, as *attrScope, at string) {
+// consider lists a file if the filters let it through. stat (the
+// file's information: its size and identity, followed when link says
+// that osPath is a symlink followed) is called only then, so rejected
+// files cost no stat. inIncluded says whether Include took a directory
+// above it. as and at are the file's attribute scope and its path
+// relative to the scope's top (for explicit files, found from the file's
+// own directory).
+func (rw *rootWalk) consider(display, rel, osPath string, stat func() (fs.FileInfo, error), link, explicit, inIncluded bool, as *attrScope, at string) {
 	if !rw.filtered(display, rel, inIncluded) {
 		return
 	}
@@ -550,12 +548,12 @@ func (rw *rootWalk) consider(display, rel, osPath string, size func() (int64, er
 	} else {
 		attrs = rw.attrs(as, at, display)
 	}
-	n, err := size()
+	info, err := stat()
 	if err != nil {
 		rw.warn(display, reason(err), Unreadable)
 		return
 	}
-	rw.add(display, osPath, n, explicit, attrs)
+	rw.files = append(rw.files, File{Path: display, OSPath: osPath, Size: info.Size(), Explicit: explicit, Attrs: attrs, Hidden: rw.hiding, ID: regular.IDOf(info), Link: link})
 }
 
 // filtered applies Include and Exclude to a file. inIncluded says whether
@@ -578,9 +576,4 @@ func (rw *rootWalk) filtered(display, rel string, inIncluded bool) bool {
 		}
 	}
 	return ok
-}
-
-// add lists the file.
-func (rw *rootWalk) add(display, osPath string, size int64, explicit bool, attrs Attrs) {
-	rw.files = append(rw.files, File{Path: display, OSPath: osPath, Size: size, Explicit: explicit, Attrs: attrs, Hidden: rw.hiding})
 }

@@ -129,7 +129,14 @@
 // what the ignore rules leave out there as ignored (Options.Ignored).
 // Symlinks met while walking are
 // skipped unless Options.Follow; a root argument that is a symlink is always
-// followed.
+// followed. Arguments that name one file or folder through links are the
+// caller's to make one (Distinct); List lists what each reaches.
+//
+// Every file listed carries its identity (File.ID: device and inode) and
+// whether the walk reached it as a symlink it followed (File.Link), so that
+// a reader can refuse a file that changed between the listing and the
+// reading (regular.OpenListed): a file swapped for a symlink is never read
+// through it.
 //
 // # Include and Exclude
 //
@@ -206,6 +213,15 @@ type File struct {
 	Hidden   bool   // listed only for Options.ListAll: a hidden path, not to be chunked
 	Kind     Kind   // Regular, or (listed only for Options.ListAll) why it is not a file to read
 	Reason   string // for Irregular: "not a regular file (a FIFO)"
+	// ID is the identity (device and inode) of the file listed, for a
+	// reader to check that the file it opens is that one; zero when the
+	// system gives none.
+	ID regular.ID
+	// Link says that OSPath is a symlink the walk followed to the file (a
+	// link named as an argument, or met with Options.Follow): the reader
+	// follows it too. Otherwise the file was no link when listed, and a
+	// reader opens it without following one (regular.OpenListed).
+	Link bool
 }
 
 // Kind is what a listed path is. Only Regular files are read; the others
@@ -391,7 +407,11 @@ func (w *walker) warn(p, reason string, kind WarnKind) {
 func (w *walker) root(arg string) {
 	display := path.Clean(filepath.ToSlash(arg))
 	osPath := filepath.Clean(arg)
-	info, err := os.Stat(osPath)
+	info, err := os.Lstat(osPath)
+	link := err == nil && info.Mode()&fs.ModeSymlink != 0 // a link named is followed
+	if link {
+		info, err = os.Stat(osPath)
+	}
 	if err != nil {
 		w.warn(display, statReason(osPath, err), Unreadable)
 		w.rootFailed = true
@@ -404,7 +424,7 @@ func (w *walker) root(arg string) {
 		if excluded {
 			return
 		}
-		rw.consider(display, display, osPath, func() (int64, error) { return info.Size(), nil }, true, included, nil, "")
+		rw.consider(display, display, osPath, func() (fs.FileInfo, error) { return info, nil }, link, true, included, nil, "")
 	case info.IsDir():
 		w.dirRoot(display, osPath, info)
 	default:

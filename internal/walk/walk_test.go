@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/castchunk/castchunk/internal/regular"
 )
 
 // plainTree makes a directory tree outside any repository.
@@ -84,6 +86,10 @@ func TestExplicitFiles(t *testing.T) {
 		{Path: "a.py", OSPath: "a.py", Size: 5},
 		{Path: "ign.log", OSPath: "ign.log", Size: 8, Explicit: true},
 		{Path: "notes.txt", OSPath: "notes.txt", Size: 10, Explicit: true},
+	}
+	for i := range files {
+		checkID(t, files[i])
+		files[i].ID = regular.ID{}
 	}
 	if !reflect.DeepEqual(files, want) || len(warns) > 0 {
 		t.Errorf("got %+v %v\nwant %+v", files, warns, want)
@@ -568,5 +574,47 @@ func TestListAllWarnsNothing(t *testing.T) {
 	opts = Options{Follow: true, Hidden: true}
 	if _, warns := mustList(t, nil, opts); len(warns) == 0 && os.Geteuid() != 0 {
 		t.Error("Hidden: no warning of the dangling link")
+	}
+}
+
+// checkID checks that f carries the identity of the file it names.
+func checkID(t *testing.T, f File) {
+	t.Helper()
+	info, err := os.Stat(f.OSPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.ID.Known() || f.ID != regular.IDOf(info) {
+		t.Errorf("%s: ID %v, want %v", f.Path, f.ID, regular.IDOf(info))
+	}
+}
+
+// Every file listed carries its identity, and Link says whether it was
+// reached as a symlink followed (named, or with Follow), for the reader
+// to check that the file it opens is the one listed.
+func TestListedIdentity(t *testing.T) {
+	dir := plainTree(t, "a.py", "sub/b.py")
+	if err := os.Symlink("a.py", filepath.Join(dir, "link.py")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	for _, c := range []struct {
+		roots []string
+		opts  Options
+		want  []string
+	}{
+		{[]string{"."}, Options{}, []string{"a.py false", "sub/b.py false"}},
+		{[]string{"."}, Options{Follow: true}, []string{"a.py false", "link.py true", "sub/b.py false"}},
+		{[]string{"link.py", "sub/b.py"}, Options{}, []string{"link.py true", "sub/b.py false"}},
+	} {
+		files, warns := mustList(t, c.roots, c.opts)
+		var got []string
+		for _, f := range files {
+			checkID(t, f)
+			got = append(got, fmt.Sprintf("%s %v", f.Path, f.Link))
+		}
+		if !reflect.DeepEqual(got, c.want) || len(warns) != 0 {
+			t.Errorf("List(%q, %+v) = %q %v, want %q", c.roots, c.opts, got, warns, c.want)
+		}
 	}
 }
