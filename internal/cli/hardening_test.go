@@ -13,6 +13,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/castchunk/castchunk/internal/pipeline"
+	"github.com/castchunk/castchunk/internal/rlimit"
 )
 
 // TestOutputOverInputRefused: -o a.py, with a.py among the inputs, replaced
@@ -125,5 +128,17 @@ func TestCrashIsNotAUsageError(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "a bug in a goroutine") {
 		t.Errorf("the crash does not say why: %.300s", stderr.String())
+	}
+}
+
+// TestStartLimitsAgree: the start-up's least limit on open files, checked
+// in C before the Go runtime starts, is the one the run reserves.
+func TestStartLimitsAgree(t *testing.T) {
+	files, procs := rlimit.Least()
+	if files != pipeline.MinDescriptors {
+		t.Errorf("the start-up accepts %d open files, the run needs %d", files, pipeline.MinDescriptors)
+	}
+	if procs < 1 {
+		t.Errorf("the start-up accepts %d processes", procs)
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/castchunk/castchunk/internal/eval"
 	"github.com/castchunk/castchunk/internal/pipeline"
 	"github.com/castchunk/castchunk/internal/record"
+	_ "github.com/castchunk/castchunk/internal/rlimit" // the least limits, checked before the runtime starts
 	"github.com/castchunk/castchunk/internal/supervise"
 )
 
@@ -147,10 +148,8 @@ func availableMemory() int64 {
 // first file it opens and dies (a fatal error, not an error) if the limit
 // leaves none. The pipeline fits its workers to what is left.
 func claimDescriptors() error {
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err == nil && lim.Cur < pipeline.MinDescriptors {
-		return fmt.Errorf("the limit on open files (ulimit -n) is %d; castchunk needs at least %d", lim.Cur, pipeline.MinDescriptors)
-	}
+	// The limit itself was checked before the Go runtime started
+	// (package rlimit).
 	r, w, err := os.Pipe() // a pipe is registered with the poller, which starts it
 	if err != nil {
 		return fmt.Errorf("cannot open files: %v", err)

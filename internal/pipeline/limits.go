@@ -47,6 +47,24 @@ const (
 	parentThreads = 8
 )
 
+// workers is how many pipeline workers a run of n files has, and whether
+// they run the grammars in this process: --jobs at most, one per file at
+// most, and as many worker processes as the limits allow; none allowed,
+// one worker here (said: Config.Notice), for each file parsed here would
+// take a thread of its own.
+func (c Config) workers(n int) (int, bool) {
+	workers := min(max(c.Jobs, 1), n)
+	if c.InProcess {
+		return workers, true
+	}
+	fit, why := workersAllowed(c.Cache)
+	if fit == 0 {
+		c.Notice(why + ": the grammars run in castchunk's own process, one file at a time, without isolation")
+		return 1, true
+	}
+	return min(workers, fit), false
+}
+
 // workersAllowed is how many worker processes the limits allow (at most
 // 1<<20), and when none, why.
 func workersAllowed(c *cache.Cache) (int, string) {

@@ -136,17 +136,7 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 	if cfg.Notice == nil {
 		cfg.Notice = func(string) {}
 	}
-	workers, inProcess := min(max(cfg.Jobs, 1), len(jobs)), cfg.InProcess
-	if !inProcess {
-		fit, why := workersAllowed(cfg.Cache)
-		if fit == 0 {
-			// No room for a worker process: the grammars run here, one
-			// file at a time, for each would take a thread of its own.
-			cfg.Notice(why + ": the grammars run in castchunk's own process, one file at a time, without isolation")
-			fit, inProcess = 1, true
-		}
-		workers = min(workers, fit)
-	}
+	workers, inProcess := cfg.workers(len(jobs))
 	seq := newSequencer(min(maxInFlight, len(jobs)), windowBytes, func(i int) int64 { return jobs[i].Size })
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)

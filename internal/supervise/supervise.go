@@ -106,7 +106,7 @@ const ExclusiveSize = 1 << 20
 // deadlineRate per byte (ForFile), set from the measured cost of every
 // file of the Go, Python and Java standard libraries and of the test
 // corpus, with every method, --context and a tokenizer (13,386 files,
-// docs/performance.md, "Deadlines"): each costs at most a tenth of its
+// docs/deadline-measurements.md): each costs at most a tenth of its
 // deadline, while a bad small file costs a third of a second.
 const (
 	deadlineFloor = 300 * time.Millisecond

@@ -47,14 +47,24 @@ func Distinct(args []string) ([]string, []Same) {
 	if err != nil {
 		return out, nil
 	}
+	kept, same := dropSame(resolveArgs(args, cwd), out)
+	same = append(same, renameInside(kept, out)...)
+	slices.SortFunc(same, func(x, y Same) int { return cmp.Compare(x.Index, y.Index) })
+	return out, same
+}
+
+// distinctArg is an argument that resolves, as Distinct sees it.
+type distinctArg struct {
+	i                int
+	name, lex, real  string // as written (clean); absolute from the real cwd; real
+	dir, canon, kept bool
+}
+
+// resolveArgs resolves the arguments that can be resolved, from cwd.
+func resolveArgs(args []string, cwd string) []*distinctArg {
 	realCwd := realPath(cwd)
-	type arg struct {
-		i                int
-		name, lex, real  string // as written (clean); absolute from the real cwd; real
-		dir, canon, kept bool
-	}
 	realDirs := map[string]string{}
-	var as []*arg
+	var as []*distinctArg
 	for i, a := range args {
 		if a == "" || a == "-" {
 			continue
@@ -72,10 +82,16 @@ func Distinct(args []string) ([]string, []Same) {
 		if !ok {
 			continue
 		}
-		as = append(as, &arg{i: i, name: name, lex: lex, real: real, dir: dir, canon: lex == real})
+		as = append(as, &distinctArg{i: i, name: name, lex: lex, real: real, dir: dir, canon: lex == real})
 	}
-	// One file or folder named several times: keep one name.
-	slices.SortStableFunc(as, func(x, y *arg) int {
+	return as
+}
+
+// dropSame keeps one name of a file or folder named several times: the
+// one through no link, else a relative one, else the first in byte order;
+// the others are "" in out. It returns the arguments kept.
+func dropSame(as []*distinctArg, out []string) ([]*distinctArg, []Same) {
+	slices.SortStableFunc(as, func(x, y *distinctArg) int {
 		if c := strings.Compare(x.real, y.real); c != 0 {
 			return c
 		}
@@ -106,11 +122,17 @@ func Distinct(args []string) ([]string, []Same) {
 		}
 		kept = append(kept, a)
 	}
-	// One inside a folder argument, by a link: the path below the folder.
-	// Shorter real paths first, so a folder is renamed before what it holds.
-	slices.SortStableFunc(kept, func(x, y *arg) int { return cmp.Compare(len(x.real), len(y.real)) })
+	return kept, same
+}
+
+// renameInside names an argument inside a folder argument, by a link, by
+// its path below the folder, in out. Shorter real paths first, so a folder
+// is renamed before what it holds.
+func renameInside(kept []*distinctArg, out []string) []Same {
+	var same []Same
+	slices.SortStableFunc(kept, func(x, y *distinctArg) int { return cmp.Compare(len(x.real), len(y.real)) })
 	for n, a := range kept {
-		var in *arg
+		var in *distinctArg
 		for _, f := range kept[:n] {
 			if f.dir && below(f.real, a.real) && (in == nil || len(f.real) > len(in.real)) {
 				in = f
@@ -128,8 +150,7 @@ func Distinct(args []string) ([]string, []Same) {
 		out[a.i] = a.name
 		same = append(same, Same{Index: a.i, As: a.name, Dir: a.dir})
 	}
-	slices.SortFunc(same, func(x, y Same) int { return cmp.Compare(x.Index, y.Index) })
-	return out, same
+	return same
 }
 
 // below reports whether p (absolute, clean) lies below the folder dir.
