@@ -16,21 +16,30 @@ import (
 // treeSitterModule is the binding whose vendored tree-sitter core parses.
 const treeSitterModule = "github.com/tree-sitter/go-tree-sitter"
 
-// Version is castchunk's own version: the module version of a released
-// build, or "devel" for a build from a checkout.
+// stamped is the version the build stamped at link time (make build, make
+// dist: -ldflags -X, scripts/version.sh): the tag, else the commit and its
+// date. It is set by the linker, never by the program.
+var stamped string
+
+// Version is castchunk's own version: what the build stamped, else the
+// module version of a `go install`, else "devel".
 func Version() string {
+	if stamped != "" {
+		return stamped
+	}
 	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
 		return info.Main.Version
 	}
 	return "devel"
 }
 
-// buildID identifies this build for the cache: the version of a release,
-// or for a development build a hash of the executable, so that a rebuilt
-// binary never reuses chunks made by another.
+// buildID identifies this build for the cache: the version of a release or
+// of a clean commit, or for a build of a changed tree a hash of the
+// executable, so that a rebuilt binary never reuses chunks made by
+// another.
 func buildID() string {
 	v := Version()
-	if v != "devel" {
+	if v != "devel" && !strings.HasSuffix(v, "+dirty") {
 		return v
 	}
 	exe, err := os.Executable()

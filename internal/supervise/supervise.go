@@ -244,12 +244,16 @@ func Start(ctx context.Context, service string, init any) (*Worker, error) {
 
 // image is the path that starts this process's own program again: the
 // running image, even when its file was replaced or removed since
-// (/proc/self/exe); where /proc is missing, the file it was started from.
+// (/proc/self/exe); where /proc is missing (an empty root), the file it
+// was started from.
 func image() (string, error) {
 	if _, err := os.Stat("/proc/self/exe"); err == nil {
 		return "/proc/self/exe", nil
 	}
-	return os.Executable()
+	if exe, err := os.Executable(); err == nil {
+		return exe, nil
+	}
+	return exec.LookPath(os.Args[0])
 }
 
 // start starts a worker, hands it to join as soon as its process exists
@@ -275,6 +279,9 @@ func start(ctx context.Context, service string, init any, join func(*Worker) err
 	// threads that a limit on processes counts.
 	cmd.Env = append(withoutWorker(os.Environ()), envWorker+"="+nonce(), "GOMAXPROCS=1")
 	cmd.ExtraFiles = []*os.File{child} // descriptor 3
+	// Its standard input is the socket too, which it never reads: no
+	// /dev/null to open (an empty root has none), one descriptor less.
+	cmd.Stdin = child
 	// A worker dies with the parent, even by SIGKILL.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	w := &Worker{cmd: cmd, conn: conn, stderr: &tail{}, cpuAt: -1}
