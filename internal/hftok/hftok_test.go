@@ -254,9 +254,9 @@ func TestSpecials(t *testing.T) {
 func TestRefusals(t *testing.T) {
 	cases := []struct{ norm, pre, post, want string }{
 		{`{"type":"Foo"}`, "", "", "normalizer Foo is not implemented"},
-		{"", `{"type":"Split","pattern":{"Regex":"(?<=x)y"},"behavior":"Isolated","invert":false}`, "",
-			`pre_tokenizer Split: pattern: regex "(?<=x)y" uses a lookbehind the Go engine cannot match exactly`},
-		{"", `{"type":"Split","pattern":{"Regex":"a(?=b)"},"behavior":"Isolated","invert":false}`, "", "uses a lookahead"},
+		{"", `{"type":"Split","pattern":{"Regex":"(?<=x)(y+)+"},"behavior":"Isolated","invert":false}`, "",
+			`pre_tokenizer Split: pattern: regex "(?<=x)(y+)+" repeats a group holding a repetition or an alternation (+), which can backtrack exponentially; castchunk does not run it`},
+		{"", `{"type":"Split","pattern":{"Regex":"a(?=b)c*+"},"behavior":"Isolated","invert":false}`, "", "uses a possessive quantifier (*+)"},
 		{"", `{"type":"Split","pattern":{"Regex":"(a)\\1"},"behavior":"Isolated","invert":false}`, "", `uses \1`},
 		{"", `{"type":"Split","pattern":{"Regex":"a++"},"behavior":"Isolated","invert":false}`, "", "possessive"},
 		{"", `{"type":"Split","pattern":{"Regex":"(?i)a"},"behavior":"Isolated","invert":false}`, "", "inline option"},

