@@ -18,6 +18,8 @@ const (
 	cNewline                   // \r or \n
 	cWord                      // Oniguruma's \w: Alphabetic, M, Nd, Pc
 	cPunct                     // BERT punctuation: ASCII punctuation or P
+	cUpper                     // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}], o200k's word head
+	cLower                     // [\p{Ll}\p{Lm}\p{Lo}\p{M}], o200k's word tail
 )
 
 // cWordish marks the runes [^\s\p{L}\p{N}] excludes.
@@ -56,6 +58,12 @@ func classOf(r rune) uint8 {
 	}
 	if unicode.IsPunct(r) || r < utf8.RuneSelf && unicode.IsSymbol(r) {
 		c |= cPunct
+	}
+	if unicode.In(r, unicode.Lu, unicode.Lt, unicode.Lm, unicode.Lo, unicode.M) {
+		c |= cUpper
+	}
+	if unicode.In(r, unicode.Ll, unicode.Lm, unicode.Lo, unicode.M) {
+		c |= cLower
 	}
 	return c
 }

@@ -71,7 +71,7 @@ func (g goRegex) find(dst [][2]int, text []byte) [][2]int {
 // A tiling pattern matches at every position (some branch always takes at
 // least one rune), so its matches cover the text and next, from a match's
 // start to its end, is all of it: a hand-written scan instead of a regex
-// engine, for the split regexes real tokenizers use.
+// engine, for the split regexes real tokenizers use (o200k.go has GPT-4o's).
 type tiling func(text []byte, i int) int
 
 func (t tiling) find(dst [][2]int, text []byte) [][2]int {
@@ -102,6 +102,8 @@ func compileRegex(pat string) (matcher, error) {
 		return tiling(func(t []byte, i int) int { return nextWordish(t, i, 3) }), nil
 	case qwen2Regex:
 		return tiling(func(t []byte, i int) int { return nextWordish(t, i, 1) }), nil
+	case o200kRegex:
+		return tiling(nextO200k), nil
 	}
 	if goPat, err := translateRegex(pat, goEngine); err == nil {
 		re, err := regexp.Compile(goPat)

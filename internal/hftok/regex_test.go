@@ -2,6 +2,7 @@ package hftok
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,6 +65,7 @@ func TestBacktrackingMatchesScans(t *testing.T) {
 		{"gpt2", gpt2Regex},
 		{"llama3", llama3Rgx},
 		{"qwen2", qwen2Regex},
+		{"o200k", o200kRegex},
 		{"classes", `\w+|\W|\s\d+|\S|\D+|\p{Han}|[^\p{L}]+|\p{^N}`},
 		{"folded", `(?i:'s|'t|'re|'ve|'m|'ll|'d|k)|\x{4E2D}|\x41|[\p{Lu}\p{Lt}]+|\.`},
 		{"anchors", `^\s+|\s+$|\A.|.\z`},
@@ -79,6 +81,36 @@ func TestBacktrackingMatchesScans(t *testing.T) {
 			w, g := want.find(nil, []byte(text)), got.find(nil, []byte(text))
 			if diff := cmp.Diff(w, g); diff != "" {
 				t.Errorf("%s %.80q: matches (-%T +regexp2):\n%.2000s", c.name, text, want, diff)
+			}
+		}
+	}
+}
+
+// TestScansMatchBacktrackingRandom holds each scan to regexp2 on random
+// strings over runes of every class the regexes tell apart: Lu, Ll, Lt,
+// Lm, Lo, Mn, Mc, Nd, Nl, No, line ends, other white space (U+0085, NBSP),
+// U+FEFF, apostrophes and contraction letters (S, U+017F, U+212A), slash,
+// punctuation, symbols, astral letters.
+func TestScansMatchBacktrackingRandom(t *testing.T) {
+	runes := []rune("AaZz\u01c5\u02b0\u05d0\u4e2d\u0301\u0903\u0663\u2163\u00bd\n\r \t\u0085\u00a0\u3000\ufeff'''''sStTlLdDmMrReEvV\u017f\u212a//.,-=+$\U0001F600\U00010400\U00010428")
+	rng := rand.New(rand.NewPCG(38, 1))
+	for _, pat := range []string{gpt2Regex, llama3Rgx, qwen2Regex, o200kRegex} {
+		scan, err := compileRegex(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := scan.(tiling); !ok {
+			t.Fatalf("%.30q: a %T, not a scan", pat, scan)
+		}
+		bt := backtrackingMatcher(t, pat)
+		for range 4000 {
+			b := make([]rune, rng.IntN(24))
+			for i := range b {
+				b[i] = runes[rng.IntN(len(runes))]
+			}
+			text := []byte(string(b))
+			if diff := cmp.Diff(scan.find(nil, text), bt.find(nil, text)); diff != "" {
+				t.Fatalf("%.30q on %+q: matches (-scan +regexp2):\n%s", pat, text, diff)
 			}
 		}
 	}
@@ -188,13 +220,9 @@ func TestBacktrackingTimeout(t *testing.T) {
 	}
 }
 
-// o200kRegex is GPT-4o's and gpt-oss's split regex, which only regexp2
-// runs (its \s+(?!\S)).
-const o200kRegex = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`
-
 // BenchmarkSplitRegex compares the paths a split regex can take on this
-// package's source: Llama 3's regex by its scan and by regexp2, and
-// GPT-4o's by regexp2.
+// package's source: Llama 3's and GPT-4o's regexes by their scans and by
+// regexp2.
 func BenchmarkSplitRegex(b *testing.B) {
 	src := benchSource(b)
 	scan, err := compileRegex(llama3Rgx)
@@ -208,7 +236,10 @@ func BenchmarkSplitRegex(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		m    matcher
-	}{{"llama3-scan", scan}, {"llama3-regexp2", backtrackingMatcher(b, llama3Rgx)}, {"o200k-regexp2", o200k}} {
+	}{
+		{"llama3-scan", scan}, {"llama3-regexp2", backtrackingMatcher(b, llama3Rgx)},
+		{"o200k-scan", o200k}, {"o200k-regexp2", backtrackingMatcher(b, o200kRegex)},
+	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			var ms [][2]int
