@@ -3,8 +3,10 @@ package hftok
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -321,4 +323,53 @@ func TestAppendStarts(t *testing.T) {
 	if n := cn.Count(text); n-tk.Specials() != len(got) {
 		t.Errorf("Count %d - Specials %d != %d starts", n, tk.Specials(), len(got))
 	}
+}
+
+// Tens of thousands of long added tokens (castfuzz -tokenizers, shape
+// added-huge; issue 36: 50,000 of 100 characters, 12 MB, cost 550 MB per
+// process, three times over with two workers): a map per trie node made
+// each byte of a token cost a map. The set is flat slices now, a few
+// bytes a node.
+func TestManyLongAddedTokensAreCompact(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var b strings.Builder
+	b.WriteString("[")
+	for i := 0; i < 50000; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		content := make([]byte, 100)
+		for j := range content {
+			content[j] = byte('a' + r.IntN(26))
+		}
+		if i%2 == 0 {
+			copy(content, strings.Repeat("x", 90)) // a long shared prefix
+		}
+		fmt.Fprintf(&b, `{"id":%d,"content":"%s","single_word":false,"lstrip":false,"rstrip":false,"normalized":%v,"special":false}`, 100+i, content, i%3 == 0)
+	}
+	b.WriteString("]")
+	added := b.String()
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	tk := mustBuild(t, `{"type":"Lowercase"}`, "", "", added)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	grew := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("50,000 added tokens of 100 characters: %d MB", grew>>20)
+	if grew > 150<<20 {
+		t.Errorf("50,000 added tokens of 100 characters (%d KB of JSON) hold %d MB", len(added)>>10, grew>>20)
+	}
+	// They are still matched, longest first.
+	tok := strings.Repeat("x", 90) + "abc"
+	var c struct{ content string }
+	for _, l := range strings.SplitAfter(added, "},") {
+		if strings.Contains(l, `"content":"`+strings.Repeat("x", 90)) {
+			i := strings.Index(l, `"content":"`) + len(`"content":"`)
+			c.content = l[i : i+100]
+			break
+		}
+	}
+	checkPieces(t, tk, "say "+c.content+" "+tok, "say ", "#100", " "+tok)
+	runtime.KeepAlive(tk)
 }

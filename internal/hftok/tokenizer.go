@@ -197,6 +197,8 @@ func (t *Tokenizer) addTokens(list []addedToken) map[string]bool {
 		}
 		t.normed.add(tok, pattern)
 	}
+	t.raw.finish()
+	t.normed.finish()
 	return contents
 }
 
