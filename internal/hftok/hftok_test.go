@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -372,4 +373,33 @@ func TestManyLongAddedTokensAreCompact(t *testing.T) {
 	}
 	checkPieces(t, tk, "say "+c.content+" "+tok, "say ", "#100", " "+tok)
 	runtime.KeepAlive(tk)
+}
+
+// A normalized added token is normalized when the file is loaded, in
+// every process of a run and before any limit: an 8 KB tokenizer.json
+// whose normalizer expands "b" a millionfold (Replace "b" -> 1,000 "c",
+// "c" -> 1,000 "d") and twenty added tokens of 100 "b" took 6 minutes and
+// 20 GB to load (castfuzz -tokenizers). What the normalizer may make of
+// the added tokens is bounded: past it the file is refused, named, before
+// the work.
+func TestExpandingNormalizerOnAddedTokensIsRefused(t *testing.T) {
+	grow := `{"type":"Sequence","normalizers":[{"type":"Replace","pattern":{"String":"b"},"content":"` + strings.Repeat("c", 1000) +
+		`"},{"type":"Replace","pattern":{"String":"c"},"content":"` + strings.Repeat("d", 1000) + `"}]}`
+	added := func(content string, normalized bool) string {
+		return fmt.Sprintf(`[{"id":9,"content":%q,"single_word":false,"lstrip":false,"rstrip":false,"normalized":%v,"special":false}]`, content, normalized)
+	}
+	for _, n := range []int{20, 100000} {
+		start := time.Now()
+		_, err := build(t, grow, "", "", added(strings.Repeat("b", n), true))
+		if err == nil || !strings.Contains(err.Error(), "added token") {
+			t.Errorf("%d b, normalized: err %v, want a refusal naming the added token", n, err)
+		}
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("%d b, normalized: refused after %v", n, took)
+		}
+	}
+	// Not normalized, or expanded within bounds: loaded, and matched.
+	checkPieces(t, mustBuild(t, grow, "", "", added(strings.Repeat("b", 20), false)), "x"+strings.Repeat("b", 20), "x", "#9")
+	tk := mustBuild(t, `{"type":"Replace","pattern":{"String":"b"},"content":"cc"}`, "", "", added("bb", true))
+	checkPieces(t, tk, "xbb", "x", "#9")
 }
