@@ -6,7 +6,8 @@
 //	wordpiece-long      WordPiece, max_input_chars_per_word up to 2^31-1,
 //	                    vocabulary entries of 1,000 to 40,000 bytes
 //	normalizer-expand   a Sequence of Replace (each one character to up to
-//	                    1,000), Prepend of up to 100 KB, Regex Replace
+//	                    1,000), Prepend of up to 100 KB, Regex Replace;
+//	                    normalized added tokens it expands at load
 //	bpe-merges          BPE with tens of thousands of merges, or merges
 //	                    doubling one letter to tokens of up to 64 KB
 //	unigram-long        Unigram with pieces of one letter up to 8,000 long
@@ -223,6 +224,15 @@ func (g *tokGen) normalizerExpand(h *hints) (obj, string) {
 		seq = append(seq, obj{"type": "NFKD"}, obj{"type": "Lowercase"})
 		parts = append(parts, "NFKD, Lowercase")
 		h.trigger = "ﷺ" // NFKD makes this one character 18
+	}
+	if g.r.IntN(3) == 0 { // normalized added tokens holding the trigger: expanded at load
+		list := t["added_tokens"].([]any)
+		k, l := logUniform(g.r, 1, 50), logUniform(g.r, 1, 200)
+		for i := 0; i < k; i++ {
+			list = append(list, addedTok(vocabSize(t)+i, strings.Repeat("b", l)+fmt.Sprint(i), false, true))
+		}
+		t["added_tokens"] = list
+		parts = append(parts, fmt.Sprintf("%d normalized added tokens of %d \"b\"", k, l))
 	}
 	if g.r.IntN(3) == 0 { // the same expansion in a pre-tokenizer-free pipeline: one piece
 		t["pre_tokenizer"] = nil

@@ -12,7 +12,8 @@
 //   - died by a signal, or exited with a status other than 0, 1, 2 or 4;
 //   - was killed by castfuzz's wall limit (-batch-timeout: hung);
 //   - peaked over 1 GiB of RSS summed over its whole process tree (the
-//     parent and its workers, sampled from /proc every 25 ms), or one of
+//     parent and its workers, sampled from /proc every 25 ms; at 2 GiB
+//     castfuzz kills it, to spare the machine), or one of
 //     its processes did (getrusage's peak, counted only when castfuzz's
 //     own RSS, where a forked child's peak starts, is well below it);
 //   - exited 1 or 4 naming no file on stderr, or 2 (a refusal) without a
@@ -50,13 +51,20 @@ import (
 	"time"
 )
 
+// killRSS is the sampled RSS of a run's process tree at which castfuzz
+// kills it: over rssLimit it is a finding already, and a tokenizer.json
+// of 8 KB has made castchunk take 20 GB, most of a machine shared with
+// other work.
+const killRSS = 2 * rssLimit
+
 // tokOutcome is one run of the binary in -tokenizers mode.
 type tokOutcome struct {
 	*outcome
-	treeRSS int64               // the largest sum of RSS over the process group seen (sampled)
-	selfRSS int64               // castfuzz's own RSS when it started the run
-	procs   int                 // the most processes of the group seen at once
-	lines   map[string][]string // out.jsonl's lines by path, in order
+	treeRSS   int64               // the largest sum of RSS over the process group seen (sampled)
+	selfRSS   int64               // castfuzz's own RSS when it started the run
+	killedRSS bool                // castfuzz killed it for going over killRSS
+	procs     int                 // the most processes of the group seen at once
+	lines     map[string][]string // out.jsonl's lines by path, in order
 }
 
 // runTok runs bin over dir/in with the tokenizer dir/tokenizer.json and
@@ -100,6 +108,10 @@ func runTok(ctx context.Context, bin, dir string, maxTokens int, timeout time.Du
 			rss, n := groupRSS(cmd.Process.Pid)
 			o.treeRSS = max(o.treeRSS, rss)
 			o.procs = max(o.procs, n)
+			if rss > killRSS && !o.killedRSS { // already a finding; spare the machine
+				o.killedRSS = true
+				syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			}
 			select {
 			case <-done:
 				return
@@ -269,6 +281,8 @@ func judgeTok(o, base *tokOutcome, inputs, goods []input) []string {
 			continue
 		case o.timedOut:
 			bad = append(bad, x.what+fmt.Sprintf("hung: killed by castfuzz's wall limit after %v", o.elapsed.Round(time.Second)))
+		case o.killedRSS:
+			bad = append(bad, x.what+fmt.Sprintf("blew up: killed by castfuzz when its process tree reached %d MiB", o.treeRSS>>20))
 		case o.signal != "":
 			bad = append(bad, x.what+"died by "+o.signal)
 		case o.exit != 0 && o.exit != 1 && o.exit != 2 && o.exit != 4:
