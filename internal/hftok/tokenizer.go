@@ -208,7 +208,7 @@ func (t *Tokenizer) addTokens(list []addedToken) (map[string]bool, error) {
 		if t.norm != nil {
 			s, ok := normalizeWithin(t.norm, newSpan(pattern), budget)
 			if !ok {
-				return nil, fmt.Errorf("added token %q: the normalizer makes more than %d bytes of the normalized added tokens' %d: it expands text more than castchunk loads",
+				return nil, fmt.Errorf("added token %q: the normalizer makes more than %d bytes of the %d bytes of normalized added tokens (at most 8 times as many and 1 MiB more are loaded)",
 					clipString(tok.Content, 40), addedBudget(raw), raw)
 			}
 			pattern = s.text
