@@ -20,8 +20,9 @@ DESTDIR  ?=
 SAMPLE   ?= testdata/corpus
 FUZZTIME ?= 30s
 FUZZGRAMMARS_TIME ?= 30m
+FUZZTOKENIZERS_TIME ?= 30m
 
-.PHONY: all build run test test-note tidy race vet docs fuzz fuzz-grammars bench corpus languages eval eval-study install dist image compile clean
+.PHONY: all build run test test-note tidy race vet docs fuzz fuzz-grammars fuzz-tokenizers bench corpus languages eval eval-study install dist image compile clean
 
 all: build
 
@@ -100,6 +101,15 @@ fuzz:
 fuzz-grammars: build
 	$(GO) build -o bin/castfuzz ./cmd/castfuzz
 	./bin/castfuzz -bin $(BIN) -time $(FUZZGRAMMARS_TIME) -out fuzz-findings
+
+## fuzz-tokenizers: build, then fuzz --tokenizer through the real binary for FUZZTOKENIZERS_TIME
+## (cmd/castfuzz -tokenizers: a hostile tokenizer.json a batch, with source files made to hurt it
+## and ordinary files checked against a run without them; runs that stop, hang 10 minutes, go over
+## 1 GiB summed over the process tree or lose a file are kept in fuzz-findings/tokenizers/, with
+## report.txt; the real tokenizer.json files of scripts/hfref are mutated too when npm ci put them there)
+fuzz-tokenizers: build
+	$(GO) build -o bin/castfuzz ./cmd/castfuzz
+	./bin/castfuzz -tokenizers -bin $(BIN) -time $(FUZZTOKENIZERS_TIME) -batch-timeout 10m -out fuzz-findings/tokenizers
 
 ## corpus: assemble bench/corpus-small (~25 MB) and bench/corpus (~100 MB) of sources from this
 ## machine and its package registries (npm, Debian), and bench/cpython (CPython's Lib/, ~30 MB) and

@@ -25,6 +25,13 @@
 // files) again, runs it alone and keeps its folder under -out/replay/.
 //
 //	castfuzz [-bin bin/castchunk] [-time 30m] [-out fuzz-findings] [-seed N] [-batch 40] [-seeds testdata/corpus] [-replay N]
+//
+// -tokenizers fuzzes --tokenizer instead: each batch is one hostile
+// tokenizer.json, source files made to hurt it and a few ordinary files,
+// run with --tokenizer and --max-tokens (tokmode.go, tokgen.go); -hfref
+// names the folder of the real tokenizer.json files it also mutates.
+//
+//	castfuzz -tokenizers [-bin bin/castchunk] [-time 30m] [-batch-timeout 10m] [-out fuzz-findings/tokenizers] [-seed N] [-hfref scripts/hfref] [-replay N]
 package main
 
 import (
@@ -50,10 +57,19 @@ func main() {
 	seeds := flag.String("seeds", "testdata/corpus", "folder of seed files, one folder per language name")
 	batchTimeout := flag.Duration("batch-timeout", 5*time.Minute, "wall time a run may take before it is killed (and counted as a stop)")
 	replay := flag.Int("replay", -1, "run only batch `N` of the run with -seed and -batch again, and keep its folder under -out/replay/")
+	tokenizers := flag.Bool("tokenizers", false, "fuzz --tokenizer instead of the grammars: a hostile tokenizer.json a batch (tokmode.go)")
+	hfref := flag.String("hfref", "scripts/hfref", "with -tokenizers: the folder where npm ci put the real tokenizer.json files to mutate (skipped if missing)")
 	flag.Parse()
 	if flag.NArg() > 0 || *batchSize < 1 || *total <= 0 || *batchTimeout <= 0 {
 		flag.Usage()
 		os.Exit(2)
+	}
+	if *tokenizers {
+		if err := tokCampaign(*bin, *out, *seeds, *hfref, *seed, *total, *batchTimeout, *replay); err != nil {
+			fmt.Fprintf(os.Stderr, "castfuzz: %v\n", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if err := campaign(*bin, *out, *seeds, *seed, *total, *batchTimeout, *batchSize, *replay); err != nil {
 		fmt.Fprintf(os.Stderr, "castfuzz: %v\n", err)

@@ -18,16 +18,14 @@ type addedToken struct {
 
 // addedSet finds added tokens leftmost-longest, as the crate's
 // AddedVocabulary does with aho-corasick: a byte trie walked from each
-// position, the longest match at the leftmost position winning.
+// position, the longest match at the leftmost position winning. The trie
+// is the vocabularies' flat one (trie, in unigram.go): a few bytes a
+// node, where a map a node made 50,000 added tokens of 100 characters
+// hold hundreds of MB in every process.
 type addedSet struct {
-	nodes []trieNode
-	first [256]bool
-	toks  []addedToken
-}
-
-type trieNode struct {
-	next map[byte]int32
-	tok  int32 // index in toks + 1, or 0
+	pats *strTable // the patterns while adding: entry i is toks[i]'s
+	trie trie      // built by finish; its ids are indexes in toks, reversed
+	toks []addedToken
 }
 
 // add puts tok in the set under pattern (its content, normalized when the
@@ -36,40 +34,41 @@ func (a *addedSet) add(tok addedToken, pattern []byte) {
 	if len(pattern) == 0 {
 		return
 	}
-	if len(a.nodes) == 0 {
-		a.nodes = append(a.nodes, trieNode{})
+	if a.pats == nil {
+		a.pats = newStrTable(0)
 	}
-	a.first[pattern[0]] = true
-	n := int32(0)
-	for _, c := range pattern {
-		next, ok := a.nodes[n].next[c]
-		if !ok {
-			if a.nodes[n].next == nil {
-				a.nodes[n].next = map[byte]int32{}
-			}
-			next = int32(len(a.nodes))
-			a.nodes[n].next[c] = next
-			a.nodes = append(a.nodes, trieNode{})
-		}
-		n = next
-	}
-	if a.nodes[n].tok == 0 {
-		a.toks = append(a.toks, tok)
-		a.nodes[n].tok = int32(len(a.toks))
-	}
+	a.pats.add(pattern, int32(len(a.toks)))
+	a.toks = append(a.toks, tok)
 }
+
+// finish builds the trie once every token is added. Of tokens with the
+// same pattern the first wins; buildTrie keeps the last of equal entries,
+// so it is given them in reverse.
+func (a *addedSet) finish() {
+	if a.pats == nil {
+		return
+	}
+	n := len(a.toks)
+	rev := newStrTable(n)
+	for e := n - 1; e >= 0; e-- {
+		rev.add(a.pats.entry(uint32(e)), int32(e))
+	}
+	a.pats = nil
+	a.trie = buildTrie(rev)
+}
+
+// starts reports whether a pattern starts with byte c.
+func (a *addedSet) starts(c byte) bool { return a.trie.root[c] > 0 }
 
 // longest returns the token and end of the longest pattern at i, or -1.
 func (a *addedSet) longest(text []byte, i int) (int, int) {
 	tok, end, n := -1, -1, int32(0)
 	for j := i; j < len(text); j++ {
-		next, ok := a.nodes[n].next[text[j]]
-		if !ok {
+		if n = a.trie.child(n, text[j]); n < 0 {
 			break
 		}
-		n = next
-		if t := a.nodes[n].tok; t != 0 {
-			tok, end = int(t-1), j+1
+		if e := a.trie.ids[n]; e >= 0 {
+			tok, end = len(a.toks)-1-int(e), j+1
 		}
 	}
 	return tok, end
@@ -89,7 +88,7 @@ func (a *addedSet) extract(dst []span, s span) []span {
 	text := s.text
 	offset := 0
 	for i := 0; i < len(text); {
-		if !a.first[text[i]] {
+		if !a.starts(text[i]) {
 			i++
 			continue
 		}

@@ -3,10 +3,13 @@ package hftok
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -321,4 +324,82 @@ func TestAppendStarts(t *testing.T) {
 	if n := cn.Count(text); n-tk.Specials() != len(got) {
 		t.Errorf("Count %d - Specials %d != %d starts", n, tk.Specials(), len(got))
 	}
+}
+
+// Tens of thousands of long added tokens (castfuzz -tokenizers, shape
+// added-huge; issue 36: 50,000 of 100 characters, 12 MB, cost 550 MB per
+// process, three times over with two workers): a map per trie node made
+// each byte of a token cost a map. The set is flat slices now, a few
+// bytes a node.
+func TestManyLongAddedTokensAreCompact(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var b strings.Builder
+	b.WriteString("[")
+	for i := 0; i < 50000; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		content := make([]byte, 100)
+		for j := range content {
+			content[j] = byte('a' + r.IntN(26))
+		}
+		if i%2 == 0 {
+			copy(content, strings.Repeat("x", 90)) // a long shared prefix
+		}
+		fmt.Fprintf(&b, `{"id":%d,"content":"%s","single_word":false,"lstrip":false,"rstrip":false,"normalized":%v,"special":false}`, 100+i, content, i%3 == 0)
+	}
+	b.WriteString("]")
+	added := b.String()
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	tk := mustBuild(t, `{"type":"Lowercase"}`, "", "", added)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	grew := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("50,000 added tokens of 100 characters: %d MB", grew>>20)
+	if grew > 150<<20 {
+		t.Errorf("50,000 added tokens of 100 characters (%d KB of JSON) hold %d MB", len(added)>>10, grew>>20)
+	}
+	// They are still matched, longest first.
+	tok := strings.Repeat("x", 90) + "abc"
+	var c struct{ content string }
+	for _, l := range strings.SplitAfter(added, "},") {
+		if strings.Contains(l, `"content":"`+strings.Repeat("x", 90)) {
+			i := strings.Index(l, `"content":"`) + len(`"content":"`)
+			c.content = l[i : i+100]
+			break
+		}
+	}
+	checkPieces(t, tk, "say "+c.content+" "+tok, "say ", "#100", " "+tok)
+	runtime.KeepAlive(tk)
+}
+
+// A normalized added token is normalized when the file is loaded, in
+// every process of a run and before any limit: an 8 KB tokenizer.json
+// whose normalizer expands "b" a millionfold (Replace "b" -> 1,000 "c",
+// "c" -> 1,000 "d") and twenty added tokens of 100 "b" took 6 minutes and
+// 20 GB to load (castfuzz -tokenizers). What the normalizer may make of
+// the added tokens is bounded: past it the file is refused, named, before
+// the work.
+func TestExpandingNormalizerOnAddedTokensIsRefused(t *testing.T) {
+	grow := `{"type":"Sequence","normalizers":[{"type":"Replace","pattern":{"String":"b"},"content":"` + strings.Repeat("c", 1000) +
+		`"},{"type":"Replace","pattern":{"String":"c"},"content":"` + strings.Repeat("d", 1000) + `"}]}`
+	added := func(content string, normalized bool) string {
+		return fmt.Sprintf(`[{"id":9,"content":%q,"single_word":false,"lstrip":false,"rstrip":false,"normalized":%v,"special":false}]`, content, normalized)
+	}
+	for _, n := range []int{20, 100000} {
+		start := time.Now()
+		_, err := build(t, grow, "", "", added(strings.Repeat("b", n), true))
+		if err == nil || !strings.Contains(err.Error(), "added token") {
+			t.Errorf("%d b, normalized: err %v, want a refusal naming the added token", n, err)
+		}
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("%d b, normalized: refused after %v", n, took)
+		}
+	}
+	// Not normalized, or expanded within bounds: loaded, and matched.
+	checkPieces(t, mustBuild(t, grow, "", "", added(strings.Repeat("b", 20), false)), "x"+strings.Repeat("b", 20), "x", "#9")
+	tk := mustBuild(t, `{"type":"Replace","pattern":{"String":"b"},"content":"cc"}`, "", "", added("bb", true))
+	checkPieces(t, tk, "xbb", "x", "#9")
 }

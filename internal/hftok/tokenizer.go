@@ -165,7 +165,10 @@ func parse(data []byte, mk func(json.RawMessage) (model, error)) (*Tokenizer, er
 			return nil, err
 		}
 	}
-	contents := t.addTokens(f.AddedTokens)
+	contents, err := t.addTokens(f.AddedTokens)
+	if err != nil {
+		return nil, err
+	}
 	if !isNull(f.PostProcessor) {
 		knownTok := func(s string) bool {
 			_, ok := t.model.tokenID(s)
@@ -182,9 +185,19 @@ func isNull(raw json.RawMessage) bool { return len(raw) == 0 || string(raw) == "
 
 // addTokens files each added token in the set it is matched in (a
 // normalized one under its normalized content, as the crate does) and
-// returns the set of contents.
-func (t *Tokenizer) addTokens(list []addedToken) map[string]bool {
+// returns the set of contents. What the normalizer makes of the
+// normalized tokens together is bounded (addedBudget): the load runs in
+// every process of a run, before any limit, and a normalizer that expands
+// text a millionfold made an 8 KB file need 20 GB.
+func (t *Tokenizer) addTokens(list []addedToken) (map[string]bool, error) {
 	contents := map[string]bool{}
+	raw := 0
+	for _, tok := range list {
+		if tok.Normalized {
+			raw += len(tok.Content)
+		}
+	}
+	budget := addedBudget(raw)
 	for _, tok := range list {
 		contents[tok.Content] = true
 		if !tok.Normalized {
@@ -193,11 +206,62 @@ func (t *Tokenizer) addTokens(list []addedToken) map[string]bool {
 		}
 		pattern := []byte(tok.Content)
 		if t.norm != nil {
-			pattern = t.norm.normalize(newSpan(pattern)).text
+			s, ok := normalizeWithin(t.norm, newSpan(pattern), budget)
+			if !ok {
+				return nil, fmt.Errorf("added token %q: the normalizer makes more than %d bytes of the %d bytes of normalized added tokens (at most 8 times as many and 1 MiB more are loaded)",
+					clipString(tok.Content, 40), addedBudget(raw), raw)
+			}
+			pattern = s.text
+			budget -= len(pattern)
 		}
 		t.normed.add(tok, pattern)
 	}
-	return contents
+	t.raw.finish()
+	t.normed.finish()
+	return contents, nil
+}
+
+// addedBudget is how many bytes the normalizer may make of raw bytes of
+// normalized added tokens: 8 times as many and 1 MiB more, far above
+// what lowercasing, Unicode forms or a Metaspace replacement make of a
+// real file's (Gemma 3's 6,415 added tokens are under 1 MB).
+func addedBudget(raw int) int { return 8*raw + 1<<20 }
+
+// normalizeWithin normalizes s with n unless that makes more than limit
+// bytes; a Replace or a Prepend is sized before it runs, so that the
+// refusal comes before the work, and a Sequence is checked step by step.
+func normalizeWithin(n normalizer, s span, limit int) (span, bool) {
+	switch n := n.(type) {
+	case normalizerSequence:
+		for _, step := range n {
+			var ok bool
+			if s, ok = normalizeWithin(step, s, limit); !ok {
+				return s, false
+			}
+		}
+		return s, true
+	case replace:
+		size := len(s.text)
+		for _, m := range n.pattern.find(nil, s.text) {
+			if size += len(n.content) - (m[1] - m[0]); size > limit {
+				return s, false
+			}
+		}
+	case prepend:
+		if len(s.text)+len(n.s) > limit {
+			return s, false
+		}
+	}
+	s = n.normalize(s)
+	return s, len(s.text) <= limit
+}
+
+// clipString is s cut to about n bytes, for a message.
+func clipString(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }
 
 // Name is the path Load was given.

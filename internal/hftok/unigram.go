@@ -319,5 +319,8 @@ func buildTrie(toks *strTable) trie {
 		prev = tok
 	}
 	t.ids[0] = -1
+	if len(t.ids) < cap(t.ids)/2 { // entries sharing prefixes left most of the room unused
+		t.label, t.first, t.next, t.ids = slices.Clone(t.label), slices.Clone(t.first), slices.Clone(t.next), slices.Clone(t.ids)
+	}
 	return t
 }
