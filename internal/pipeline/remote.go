@@ -207,6 +207,12 @@ func (e *remote) chunk(ctx context.Context, r *Result, src []byte, fallback stri
 	if size >= supervise.ExclusiveSize {
 		e.lane.Lock()
 		defer e.lane.Unlock()
+		// No call is in flight: the idle workers give back what they
+		// hold, so that the file has its ceiling within the run's 1 GB.
+		e.mu.Lock()
+		keep := e.worker
+		e.mu.Unlock()
+		e.pool.CloseIdle(keep, supervise.IdleMemory)
 	} else {
 		e.lane.RLock()
 		defer e.lane.RUnlock()

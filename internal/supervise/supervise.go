@@ -60,6 +60,10 @@ const hello = "castchunk worker 2"
 // says nothing (stuck before its main) is killed.
 const helloWithin = 30 * time.Second
 
+// lookEvery is the longest the guard sleeps while calls follow each
+// other without a pause: the floor of a file's deadline.
+const lookEvery = deadlineFloor
+
 // stallAfter is how long a worker may use no CPU at all, while not
 // waiting to run, before it is taken for stuck (a lock that is never
 // released, a read that never returns).
@@ -116,19 +120,36 @@ const (
 // ForFile is the deadline and the memory ceiling of the grammar work on a
 // file of size bytes. The deadline is CPU time (deadlineFloor and
 // deadlineRate). The ceiling is on the worker's data segment: 256 MiB and
-// 128 bytes per byte below ExclusiveSize, 1 GiB from there, when the file
-// runs alone (a 10 MiB file's tree takes 600 to 900 MiB of it). With a
-// worker that holds over 160 MiB exiting after its answer, a run at -j 2
-// stays near 1 GB whatever a worker does.
+// 128 bytes per byte below ExclusiveSize, exclusiveMemory from there, when
+// the file runs alone.
 func ForFile(size int) Limits {
 	l := Limits{CPU: deadlineFloor + time.Duration(size)*deadlineRate}
 	if size < ExclusiveSize {
 		l.Memory = 256<<20 + 128*int64(size)
 	} else {
-		l.Memory = 1 << 30
+		l.Memory = exclusiveMemory
 	}
 	return l
 }
+
+// exclusiveMemory is the ceiling of a file that runs alone, set so that
+// the whole process tree at -j 2 stays under 1 GB whatever the file: this
+// worker's 768 MiB of data segment (its resident memory is less: a 10 MB
+// Python file maps 670 MiB of data, 489 MiB of it resident) and the pages
+// of the binary it touches (tens of MiB), the idle workers (each closed
+// first when it holds more than IdleMemory: Pool.CloseIdle) and the
+// parent (under 100 MiB, the file's bytes included). Measured
+// (docs/performance.md, "What the isolation costs"): a 10 MB Python file
+// takes 491 MiB in-process, 10 MB of JSON 416 MiB, of Java 270 MiB; denser
+// code takes more (10 MB of one-line C functions 1.0 GB, of short
+// JavaScript statements 1.9 GB) and falls back to sliding windows, as
+// the Markdown of 250,000 small fences does (it did under the 1 GiB of
+// before too, but the C).
+const exclusiveMemory = 768 << 20
+
+// IdleMemory is the most resident memory an idle worker may keep while a
+// file runs alone under exclusiveMemory (Pool.CloseIdle).
+const IdleMemory = 48 << 20
 
 // Failure is why a call got no answer: the worker died or was killed. It
 // is about the request in flight; the worker is gone.
@@ -257,6 +278,45 @@ func (p *Pool) join(w *Worker) error {
 	}
 	p.workers = append(live, w)
 	return nil
+}
+
+// CloseIdle closes every worker of the pool but keep that has no call in
+// flight and holds more than max bytes of resident memory, so that a file
+// about to run alone under a large ceiling has the memory: a worker that
+// is closed is started again when next needed.
+func (p *Pool) CloseIdle(keep *Worker, max int64) {
+	p.mu.Lock()
+	var idle []*Worker
+	for _, w := range p.workers {
+		if w == keep || w.dead.Load() {
+			continue
+		}
+		w.mu.Lock()
+		busy := len(w.queue) > 0 || w.gone
+		w.mu.Unlock()
+		if !busy && resident(w.cmd.Process.Pid) > max {
+			idle = append(idle, w)
+		}
+	}
+	p.mu.Unlock()
+	for _, w := range idle {
+		w.Close()
+	}
+}
+
+// resident is a process's resident memory in bytes (0 when /proc cannot
+// tell).
+func resident(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	n, _ := strconv.ParseInt(f[1], 10, 64)
+	return n * int64(os.Getpagesize())
 }
 
 // KillAll kills and reaps every worker of the pool, and lets no new one
@@ -538,7 +598,6 @@ func (w *Worker) read() {
 					w.lost(nil)
 					return
 				}
-				w.poke()
 				c.done <- nil
 				continue
 			default:
@@ -606,34 +665,45 @@ func (w *Worker) guard() {
 		if gone {
 			return
 		}
+		if head == nil {
+			cur = nil
+			<-w.kick // a call, or the worker is gone
+			continue
+		}
 		if head != cur {
+			// The worker began a call while the guard slept: it is looked
+			// at now, if it began before the last look was due.
+			fresh := cur == nil
 			cur = head
-			if cur != nil {
-				lastCPU, lastProgress = cur.startCPU, time.Now()
-				// The first look is after the call has had a chance to
-				// end: most calls take milliseconds, and reading /proc
-				// for each costs.
-				wait = min(2*time.Second, max(cur.lim.CPU, time.Millisecond))
-				if cur.lim.CPU == 0 {
-					wait = 2 * time.Second
-				}
+			lastCPU, lastProgress = cur.startCPU, cur.began
+			// The first look is after the call has had a chance to end:
+			// most calls take milliseconds, and reading /proc for each
+			// costs. The guard sleeps through the answers of the calls
+			// that end before it looks (the reader does not wake it), so
+			// it looks at least every lookEvery while calls follow each
+			// other, and a call is not let run far past its deadline.
+			wait = min(lookEvery, max(cur.lim.CPU, time.Millisecond))
+			if cur.lim.CPU == 0 {
+				wait = lookEvery
+			}
+			if !fresh {
+				wait = max(0, wait-time.Since(cur.began))
 			}
 		}
-		if cur == nil {
-			<-w.kick
-			continue
-		}
-		t.Reset(wait)
-		select {
-		case <-w.kick:
-			t.Stop()
-			continue
-		case <-t.C:
+		if wait > 0 {
+			t.Reset(wait)
+			select {
+			case <-w.kick:
+				t.Stop()
+				continue
+			case <-t.C:
+			}
 		}
 		w.mu.Lock()
 		still := len(w.queue) > 0 && w.queue[0] == cur && !w.gone
 		w.mu.Unlock()
 		if !still {
+			wait = 0 // look at the call after it at once, if it is due
 			continue
 		}
 		if over := w.check(cur, &lastCPU, &lastProgress, &wait); over != nil {
@@ -657,7 +727,7 @@ func (w *Worker) check(c *call, lastCPU *time.Duration, lastProgress *time.Time,
 	if cpu != *lastCPU || running || threadRunnable(w.cmd.Process.Pid) {
 		*lastCPU, *lastProgress = cpu, now
 	}
-	*wait = 2 * time.Second
+	*wait = lookEvery
 	lim := c.lim
 	switch {
 	case cpu < 0 || c.startCPU < 0: // no /proc: the wall is all there is
