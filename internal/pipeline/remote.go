@@ -50,7 +50,7 @@ func newWorkerSetup(cfg Config) workerSetup {
 		ParseTimeout: cfg.ParseTimeout, Context: cfg.Enrich.Context, MaxTokens: cfg.Enrich.MaxTokens,
 		Text: cfg.Enrich.Text, Header: string(cfg.Enrich.Header)}
 	if e := cfg.Enrich.Encoding; e != nil {
-		s.Encoding, s.EncodingKey, s.NoSpecials, s.EncodingFile = e.Name(), e.Key(), e.Specials() == 0, e.FileData()
+		s.Encoding, s.EncodingKey, s.NoSpecials, s.EncodingFile = e.Name(), e.Key(), !e.CountsSpecials(), e.FileData()
 	}
 	return s
 }
