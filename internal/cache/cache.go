@@ -263,6 +263,10 @@ func (c *Cache) Get(k Key) (Entry, bool) {
 	return e, ok
 }
 
+// Note is Get for an entry that is castchunk's own, not a file's (a
+// tokenizer.json it checked): it counts as neither a hit nor a miss.
+func (c *Cache) Note(k Key) (Entry, bool) { return c.get(k) }
+
 func (c *Cache) get(k Key) (Entry, bool) { return load(c, k, decode) }
 
 // load finds k's bytes (in the batch, else in the database) and decodes

@@ -285,7 +285,7 @@ func (o *chunkOptions) embed() (enrich.Options, error) {
 	} else if o.embedHeader != string(enrich.DefaultHeader) {
 		return opt, usageError("--embed-header needs --embed-text")
 	}
-	err = o.chunking.tokenBudget(&opt)
+	err = o.chunking.tokenBudget(&opt, o.cacheDir != "")
 	return opt, err
 }
 

@@ -86,6 +86,9 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 	if c := cfg.pipeline.Cache; c != nil {
 		defer c.Close() // the early returns; closing twice is harmless
 	}
+	if err := settleTokenizer(cfg.pipeline.Enrich, cfg.pipeline.Cache); err != nil {
+		return err
+	}
 	if jobs, err = dropOutput("-o", cfg.output, jobs); err != nil {
 		return err
 	}

@@ -252,7 +252,7 @@ func (o *evalOptions) shared(opt *eval.Options) error {
 		return usageError("%v", err)
 	}
 	var budget enrich.Options
-	if err := o.chunking.tokenBudget(&budget); err != nil {
+	if err := o.chunking.tokenBudget(&budget, false); err != nil {
 		return err
 	}
 	opt.Encoding, opt.MaxTokens = budget.Encoding, budget.MaxTokens

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/castchunk/castchunk/internal/bytesize"
+	"github.com/castchunk/castchunk/internal/cache"
 	"github.com/castchunk/castchunk/internal/chunk"
 	"github.com/castchunk/castchunk/internal/enrich"
 	"github.com/castchunk/castchunk/internal/method"
@@ -90,25 +91,74 @@ func tokenizerCompletion(*cobra.Command, []string, string) ([]string, cobra.Shel
 	return tokens.Names(), cobra.ShellCompDirectiveDefault
 }
 
-// load loads the tokenizer; nil when none was given.
-func (t *tokenizerFlags) load() (*tokens.Encoding, error) {
+// load loads the tokenizer; nil when none was given. A tokenizer.json is
+// checked now, or, deferred, once the cache is open (settleTokenizer): a
+// cache that saw the same bytes checked spares building its vocabulary in
+// this process, which a run whose every file is a hit never needs.
+func (t *tokenizerFlags) load(deferred bool) (*tokens.Encoding, error) {
 	if t.name == "" {
 		if t.noSpecials {
 			return nil, usageError("--no-special-tokens needs --tokenizer")
 		}
 		return nil, nil
 	}
-	e, err := tokens.Load(t.name)
+	load := tokens.Load
+	if deferred {
+		load = tokens.LoadDeferred
+	}
+	e, err := load(t.name)
 	if err != nil {
 		return nil, usageError("--tokenizer: %v", err)
 	}
 	if t.noSpecials {
-		if e.Specials() == 0 {
-			return nil, usageError("--no-special-tokens: --tokenizer %s adds no special tokens", t.name)
+		if !e.Deferred() && e.Specials() == 0 {
+			return nil, noSpecialsError(t.name)
 		}
 		e = e.WithoutSpecials()
 	}
 	return e, nil
+}
+
+func noSpecialsError(name string) error {
+	return usageError("--no-special-tokens: --tokenizer %s adds no special tokens", name)
+}
+
+func tooFewTokensError(maxTokens int, e *tokens.Encoding) error {
+	return usageError("--max-tokens %d leaves too little room: --tokenizer %s adds %d special tokens to every text, and content needs at least %d", maxTokens, e.Name(), e.Specials(), minContentTokens)
+}
+
+// settleTokenizer checks a tokenizer.json whose check was deferred
+// (tokenizerFlags.load): as a cache that saw the same bytes (and the same
+// settings) checked says, else by building it here, and then the flags
+// that depend on its special tokens.
+func settleTokenizer(opt enrich.Options, c *cache.Cache) error {
+	e := opt.Encoding
+	if e == nil || !e.Deferred() {
+		return nil
+	}
+	var key cache.Key
+	if c != nil {
+		key = c.Key("\x00tokenizer.json checked", []byte(e.Sum()))
+		if hint, ok := c.Note(key); ok && hint.Method == "tokenizer.json" && len(hint.Spans) == 1 {
+			e.Trust(hint.Spans[0].Size)
+		}
+	}
+	if e.Deferred() {
+		if err := e.Validate(); err != nil {
+			return usageError("--tokenizer: %v", err)
+		}
+		if c != nil {
+			n := e.RawSpecials()
+			c.Put(key, cache.Entry{Method: "tokenizer.json", Spans: []chunk.Span{{Start: 0, End: n + 1, Size: n}}})
+		}
+	}
+	if !e.CountsSpecials() && e.RawSpecials() == 0 {
+		return noSpecialsError(e.Name())
+	}
+	if opt.MaxTokens > 0 && opt.MaxTokens-e.Specials() < minContentTokens {
+		return tooFewTokensError(opt.MaxTokens, e)
+	}
+	return nil
 }
 
 func (c *chunkingFlags) register(f *pflag.FlagSet) {
@@ -147,11 +197,12 @@ func (c *chunkingFlags) values(f *pflag.FlagSet, methods []*chunk.Method) (chunk
 	return vals, nil
 }
 
-// tokenBudget checks --tokenizer and --max-tokens into opt.
-func (c *chunkingFlags) tokenBudget(opt *enrich.Options) error {
+// tokenBudget checks --tokenizer and --max-tokens into opt; with
+// deferred, a tokenizer.json is checked later (settleTokenizer).
+func (c *chunkingFlags) tokenBudget(opt *enrich.Options, deferred bool) error {
 	opt.MaxTokens = c.maxTokens
 	var err error
-	if opt.Encoding, err = c.tokenizer.load(); err != nil {
+	if opt.Encoding, err = c.tokenizer.load(deferred); err != nil {
 		return err
 	}
 	switch {
@@ -161,8 +212,8 @@ func (c *chunkingFlags) tokenBudget(opt *enrich.Options) error {
 		return usageError("--max-tokens needs --tokenizer (%s, or a tokenizer.json): tokens are counted with it", strings.Join(tokens.Names(), ", "))
 	case c.maxTokens > 0 && c.maxTokens < minMaxTokens:
 		return usageError("--max-tokens must be at least %d (one character can take 4 tokens), got %d", minMaxTokens, c.maxTokens)
-	case c.maxTokens > 0 && c.maxTokens-opt.Encoding.Specials() < minContentTokens:
-		return usageError("--max-tokens %d leaves too little room: --tokenizer %s adds %d special tokens to every text, and content needs at least %d", c.maxTokens, c.tokenizer.name, opt.Encoding.Specials(), minContentTokens)
+	case c.maxTokens > 0 && !opt.Encoding.Deferred() && c.maxTokens-opt.Encoding.Specials() < minContentTokens:
+		return tooFewTokensError(c.maxTokens, opt.Encoding)
 	}
 	return nil
 }

@@ -123,7 +123,7 @@ func (o *verifyOptions) counter() (*tokens.Counter, error) {
 	case o.tokenizer.name == "" && o.maxTokens > 0:
 		return nil, usageError("--max-tokens needs --tokenizer (%s, or a tokenizer.json)", strings.Join(tokens.Names(), ", "))
 	}
-	e, err := o.tokenizer.load()
+	e, err := o.tokenizer.load(false)
 	if e == nil || err != nil {
 		return nil, err
 	}

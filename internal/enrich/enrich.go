@@ -119,10 +119,17 @@ func NewWorker(opt Options) *Worker {
 	if opt.NeedsDefs() {
 		w.finder = outline.NewFinder()
 	}
-	if opt.Encoding != nil {
-		w.counter = opt.Encoding.NewCounter()
-	}
 	return w
+}
+
+// tokenCounter is the worker's Counter, made when first needed: a worker
+// that counts nothing (the parent's, when every file is a cache hit or
+// goes to a worker process) never builds a tokenizer.json's vocabulary.
+func (w *Worker) tokenCounter() *tokens.Counter {
+	if w.counter == nil {
+		w.counter = w.opt.Encoding.NewCounter()
+	}
+	return w.counter
 }
 
 // OneOff has run run each compilation of a definitions query
@@ -212,7 +219,7 @@ func (w *Worker) BeginWith(path string, src []byte, defs []outline.Def, b chunk.
 		// The starts are the content's tokens: the special tokens a
 		// tokenizer.json adds to every text take their room first.
 		in.Budget.Tokens = w.opt.MaxTokens - w.opt.Encoding.Specials()
-		w.starts = w.counter.AppendStarts(w.starts[:0], src)
+		w.starts = w.tokenCounter().AppendStarts(w.starts[:0], src)
 		in.TokenStarts = w.starts
 	}
 	if w.opt.Text {
@@ -258,7 +265,7 @@ const minTokens = 4
 func (w *Worker) longestHeader() (size, toks int) {
 	f := w.opt.Header.named()
 	pathLine := Header(w.path, nil)
-	counting := w.counter != nil && w.opt.MaxTokens > 0
+	counting := w.opt.Encoding != nil && w.opt.MaxTokens > 0
 	count := func(parts ...string) int {
 		if !counting {
 			return 0
@@ -267,7 +274,7 @@ func (w *Worker) longestHeader() (size, toks int) {
 		for _, p := range parts {
 			w.text = append(w.text, p...)
 		}
-		return w.counter.Count(w.text) - w.opt.Encoding.Specials() // counted once per text, in the budget already
+		return w.tokenCounter().Count(w.text) - w.opt.Encoding.Specials() // counted once per text, in the budget already
 	}
 	pathSize, pathToks := chunk.Size([]byte(pathLine)), count(pathLine)
 	size, toks = pathSize, pathToks
@@ -418,7 +425,7 @@ func (w *Worker) describe(spans []chunk.Span) []record.Extra {
 		if w.opt.Text {
 			c.Header = w.headerOf(scope, s.Start)
 		}
-		if w.counter != nil {
+		if w.opt.Encoding != nil {
 			c.Tokens = w.count(c.Header, s)
 		}
 	}
@@ -475,10 +482,10 @@ func (w *Worker) headerOf(scope []outline.Def, start int) string {
 // count returns the tokens of header followed by the text of s.
 func (w *Worker) count(header string, s chunk.Span) int {
 	if header == "" && s.Whole() {
-		return w.counter.Count(w.src[s.Start:s.End])
+		return w.tokenCounter().Count(w.src[s.Start:s.End])
 	}
 	w.text = s.AppendText(append(w.text[:0], header...), w.src)
-	return w.counter.Count(w.text)
+	return w.tokenCounter().Count(w.text)
 }
 
 // inOrder restores the order of overlapping windows after some were split:

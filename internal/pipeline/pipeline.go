@@ -142,28 +142,40 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 	ctx, cancel := context.WithCancel(ctx)
 	next := make(chan int)
 	go seq.dispatch(ctx, len(jobs), next)
-	free := make(chan []byte, 2*workers) // read buffers the writer is done with
-	big := make(chan struct{}, 1)        // held while a big file is parsed and chunked
-	lane := new(sync.RWMutex)            // a worker process's file from supervise.ExclusiveSize on runs alone
-	pool := new(supervise.Pool)          // every worker process, killed at once when the run is cancelled
+	// Each worker process serves callsPerWorker goroutines, whose calls it
+	// takes one after another: while it works on one goroutine's file,
+	// the other reads, looks up and sends the next, and hands on the last
+	// answer, so that the worker never waits for the parent.
+	perRemote := 1
+	if !inProcess {
+		perRemote = callsPerWorker
+	}
+	free := make(chan []byte, 2*workers*perRemote) // read buffers the writer is done with
+	big := make(chan struct{}, 1)                  // held while a big file is parsed and chunked
+	lane := new(sync.RWMutex)                      // a worker process's file from supervise.ExclusiveSize on runs alone
+	pool := new(supervise.Pool)                    // every worker process, killed at once when the run is cancelled
 	noticed := new(sync.Once)
 	var wg sync.WaitGroup
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := newWorker(cfg, free)
-			w.ctx, w.big, w.noticed = ctx, big, noticed
-			if !inProcess {
-				w.remote = &remote{setup: newWorkerSetup(cfg), lane: lane, pool: pool}
-			}
-			defer w.close()
-			stop := context.AfterFunc(ctx, w.parser.Cancel)
-			defer stop()
-			for i := range next {
-				seq.put(i, w.run(jobs[i]))
-			}
-		}()
+		var shared *remote
+		if !inProcess {
+			shared = &remote{setup: newWorkerSetup(cfg), lane: lane, pool: pool, users: perRemote}
+		}
+		for range perRemote {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				w := newWorker(cfg, free)
+				w.ctx, w.big, w.noticed = ctx, big, noticed
+				w.remote, w.owner = shared, shared
+				defer w.close()
+				stop := context.AfterFunc(ctx, w.parser.Cancel)
+				defer stop()
+				for i := range next {
+					seq.put(i, w.run(jobs[i]))
+				}
+			}()
+		}
 	}
 	defer func() { // stop the dispatcher first, or it may wait for credits forever
 		cancel()
@@ -202,6 +214,10 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 	return nil
 }
 
+// callsPerWorker is how many goroutines share a worker process, each
+// with a file in it at most (supervise.Worker takes calls from several).
+const callsPerWorker = 2
+
 // windowBytes bounds the size of the files in flight; a bigger file goes
 // through alone.
 const windowBytes = 32 << 20
@@ -230,6 +246,8 @@ type worker struct {
 	ctx             context.Context
 	big             chan struct{} // one big file parsed at a time (bigParse); nil: no limit
 	remote          *remote       // the worker process that runs the grammars; nil: this process
+	alone           *sync.Mutex   // held to chunk here, when the goroutines of a worker lost it for good
+	owner           *remote       // the remote this goroutine shares, closed by it when it ends
 	noticed         *sync.Once    // the run's Config.Notice said once
 }
 
@@ -260,11 +278,11 @@ func newWorker(cfg Config, free chan []byte) *worker {
 }
 
 func (w *worker) close() {
-	if w.remote != nil {
+	if w.owner != nil {
 		if w.ctx.Err() != nil {
-			w.remote.kill()
+			w.owner.kill()
 		} else {
-			w.remote.close()
+			w.owner.close()
 		}
 	}
 	w.parser.Close()
@@ -549,6 +567,10 @@ func (w *worker) validWindows(s chunk.Setup, spans []chunk.Span, src []byte) boo
 // open files let no one start leaves the work to this process.
 func (w *worker) compute(r *Result, src []byte) ([]chunk.Span, bool, error) {
 	if w.remote == nil {
+		if w.alone != nil {
+			w.alone.Lock()
+			defer w.alone.Unlock()
+		}
 		return w.chunk(r, src)
 	}
 	spans, parsed, err := w.remote.chunk(w.ctx, r, src, "")
@@ -558,8 +580,10 @@ func (w *worker) compute(r *Result, src []byte) ([]chunk.Span, bool, error) {
 	}
 	if supervise.Unstartable(lost) {
 		w.notice(fmt.Sprintf("%v: the grammars run in castchunk's own process from here on, without isolation", lost))
-		w.remote = nil
-		return w.chunk(r, src)
+		// The goroutines that shared the worker take turns: one file at
+		// a time, as the worker did.
+		w.alone, w.remote = &w.remote.alone, nil
+		return w.compute(r, src)
 	}
 	*r = Result{Job: r.Job, Outcome: r.Outcome, Lang: r.Lang, Language: r.Language, Src: r.Src, Cells: r.Cells, notebook: r.notebook}
 	if w.cfg.Enrich.Encoding == nil {

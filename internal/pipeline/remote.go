@@ -50,7 +50,7 @@ func newWorkerSetup(cfg Config) workerSetup {
 		ParseTimeout: cfg.ParseTimeout, Context: cfg.Enrich.Context, MaxTokens: cfg.Enrich.MaxTokens,
 		Text: cfg.Enrich.Text, Header: string(cfg.Enrich.Header)}
 	if e := cfg.Enrich.Encoding; e != nil {
-		s.Encoding, s.EncodingKey, s.NoSpecials, s.EncodingFile = e.Name(), e.Key(), e.Specials() == 0, e.FileData()
+		s.Encoding, s.EncodingKey, s.NoSpecials, s.EncodingFile = e.Name(), e.Key(), !e.CountsSpecials(), e.FileData()
 	}
 	return s
 }
@@ -168,26 +168,38 @@ func serve(c *supervise.Conn, fault func(path string)) error {
 }
 
 // remote is a parent's handle on one worker process, started when first
-// needed and again after one is lost.
+// needed and again after one is lost, and shared by the goroutines that
+// send it their files (callsPerWorker).
 type remote struct {
-	setup  workerSetup
+	setup workerSetup
+	lane  *sync.RWMutex // files from supervise.ExclusiveSize on run alone
+	pool  *supervise.Pool
+	alone sync.Mutex // held by a goroutine that chunks in this process, the worker lost for good (worker.alone)
+
+	mu     sync.Mutex
 	worker *supervise.Worker
-	lane   *sync.RWMutex // files from supervise.ExclusiveSize on run alone
-	pool   *supervise.Pool
+	users  int // goroutines that have not closed it yet: the last closes the worker
+}
+
+// current is the worker to call, started if there is none.
+func (e *remote) current(ctx context.Context) (*supervise.Worker, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.worker == nil || e.worker.Retired() {
+		w, err := e.pool.Start(ctx, Service, e.setup)
+		if err != nil {
+			return nil, err
+		}
+		e.worker = w
+	}
+	return e.worker, nil
 }
 
 // chunk has the worker chunk r's file (src, or r's notebook), setting on r
 // what the in-process chunk sets; with fallback, without a tree
 // (workRequest.Fallback). The error is a *supervise.Failure when the
-// worker was lost on the way, or could not be started.
+// worker was lost on the file, or could not be started.
 func (e *remote) chunk(ctx context.Context, r *Result, src []byte, fallback string) ([]chunk.Span, bool, error) {
-	if e.worker == nil || e.worker.Retired() {
-		w, err := e.pool.Start(ctx, Service, e.setup)
-		if err != nil {
-			return nil, false, err
-		}
-		e.worker = w
-	}
 	size := len(src)
 	if r.notebook != nil {
 		size = len(r.notebook.Text)
@@ -195,6 +207,12 @@ func (e *remote) chunk(ctx context.Context, r *Result, src []byte, fallback stri
 	if size >= supervise.ExclusiveSize {
 		e.lane.Lock()
 		defer e.lane.Unlock()
+		// No call is in flight: the idle workers give back what they
+		// hold, so that the file has its ceiling within the run's 1 GB.
+		e.mu.Lock()
+		keep := e.worker
+		e.mu.Unlock()
+		e.pool.CloseIdle(keep, supervise.IdleMemory)
 	} else {
 		e.lane.RLock()
 		defer e.lane.RUnlock()
@@ -206,16 +224,40 @@ func (e *remote) chunk(ctx context.Context, r *Result, src []byte, fallback stri
 	if r.Lang != nil {
 		req.Lang = r.Lang.Name
 	}
+	lim := supervise.ForFile(size)
 	var rep workReply
-	err := e.worker.Call(ctx, supervise.ForFile(size), &req, &rep)
+	var err error
+	for {
+		// A worker lost before it took the file (another file's failure,
+		// its retirement) leaves the file to the next.
+		var w *supervise.Worker
+		if w, err = e.current(ctx); err != nil {
+			return nil, false, err
+		}
+		rep = workReply{}
+		if err = w.Call(ctx, lim, &req, &rep); !errors.Is(err, supervise.ErrNotServed) {
+			break
+		}
+	}
 	var lost *supervise.Failure
 	if errors.As(err, &lost) && lost.Memory && lost.Served > 0 {
 		// Its ceiling held what earlier files left mapped: the file gets
-		// a fresh worker, so that its fate depends on it alone.
-		if e.worker, err = e.pool.Start(ctx, Service, e.setup); err != nil {
-			return nil, false, err
+		// a fresh worker of its own, so that its fate depends on it
+		// alone; the worker then serves the others.
+		fresh, serr := e.pool.Start(ctx, Service, e.setup)
+		if serr != nil {
+			return nil, false, serr
 		}
-		err = e.worker.Call(ctx, supervise.ForFile(size), &req, &rep)
+		rep = workReply{}
+		err = fresh.Call(ctx, lim, &req, &rep)
+		e.mu.Lock()
+		if e.worker == nil || e.worker.Retired() {
+			e.worker, fresh = fresh, nil
+		}
+		e.mu.Unlock()
+		if fresh != nil {
+			fresh.Close()
+		}
 	}
 	if err != nil {
 		return nil, false, err
@@ -235,16 +277,25 @@ func (e *remote) chunk(ctx context.Context, r *Result, src []byte, fallback stri
 	return rep.Spans, rep.Cacheable, nil
 }
 
+// close is a goroutine's farewell: the last one ends the worker.
 func (e *remote) close() {
-	if e.worker != nil {
-		e.worker.Close()
+	e.mu.Lock()
+	e.users--
+	w := e.worker
+	last := e.users <= 0
+	e.mu.Unlock()
+	if last && w != nil {
+		w.Close()
 	}
 }
 
 // kill ends the worker at once (the run was interrupted).
 func (e *remote) kill() {
-	if e.worker != nil {
-		e.worker.Kill()
+	e.mu.Lock()
+	w := e.worker
+	e.mu.Unlock()
+	if w != nil {
+		w.Kill()
 	}
 }
 

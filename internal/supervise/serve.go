@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"runtime/pprof"
+	"strconv"
 	"syscall"
 	"time"
 )
@@ -39,6 +41,9 @@ type Service func(*Conn) error
 // parent's to handle (it kills its workers); the standard streams carry
 // the calls.
 func Serve(services map[string]Service) int {
+	stop := profile()
+	defer stop()
+	exit = func(code int) { stop(); os.Exit(code) }
 	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 	syscall.CloseOnExec(connFD)
 	os.Unsetenv(envWorker)
@@ -192,9 +197,36 @@ func (c *Conn) Reply(resp any) error {
 		return err
 	}
 	if retire {
-		os.Exit(0)
+		exit(0)
 	}
 	return nil
+}
+
+// exit ends the worker (Reply, when it retires): it stops the profile
+// first (profile).
+var exit = os.Exit
+
+// profile writes a CPU profile of the worker, when the parent's
+// environment asks for one of itself (CASTCHUNK_CPUPROFILE, a development
+// aid; see the README): to that path with ".worker.PID" added. It returns
+// what stops it.
+func profile() func() {
+	path := os.Getenv("CASTCHUNK_CPUPROFILE")
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path + ".worker." + strconv.Itoa(os.Getpid()))
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "castchunk worker: CASTCHUNK_CPUPROFILE: %v\n", err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }
 
 // setMemory sets the ceiling of the worker's data segment (RLIMIT_DATA:

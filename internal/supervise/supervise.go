@@ -60,6 +60,10 @@ const hello = "castchunk worker 2"
 // says nothing (stuck before its main) is killed.
 const helloWithin = 30 * time.Second
 
+// lookEvery is the longest the guard sleeps while calls follow each
+// other without a pause: the floor of a file's deadline.
+const lookEvery = deadlineFloor
+
 // stallAfter is how long a worker may use no CPU at all, while not
 // waiting to run, before it is taken for stuck (a lock that is never
 // released, a read that never returns).
@@ -116,19 +120,36 @@ const (
 // ForFile is the deadline and the memory ceiling of the grammar work on a
 // file of size bytes. The deadline is CPU time (deadlineFloor and
 // deadlineRate). The ceiling is on the worker's data segment: 256 MiB and
-// 128 bytes per byte below ExclusiveSize, 1 GiB from there, when the file
-// runs alone (a 10 MiB file's tree takes 600 to 900 MiB of it). With a
-// worker that holds over 160 MiB exiting after its answer, a run at -j 2
-// stays near 1 GB whatever a worker does.
+// 128 bytes per byte below ExclusiveSize, exclusiveMemory from there, when
+// the file runs alone.
 func ForFile(size int) Limits {
 	l := Limits{CPU: deadlineFloor + time.Duration(size)*deadlineRate}
 	if size < ExclusiveSize {
 		l.Memory = 256<<20 + 128*int64(size)
 	} else {
-		l.Memory = 1 << 30
+		l.Memory = exclusiveMemory
 	}
 	return l
 }
+
+// exclusiveMemory is the ceiling of a file that runs alone, set so that
+// the whole process tree at -j 2 stays under 1 GB whatever the file: this
+// worker's 768 MiB of data segment (its resident memory is less: a 10 MB
+// Python file maps 670 MiB of data, 489 MiB of it resident) and the pages
+// of the binary it touches (tens of MiB), the idle workers (each closed
+// first when it holds more than IdleMemory: Pool.CloseIdle) and the
+// parent (under 100 MiB, the file's bytes included). Measured
+// (docs/performance.md, "What the isolation costs"): a 10 MB Python file
+// takes 491 MiB in-process, 10 MB of JSON 416 MiB, of Java 270 MiB; denser
+// code takes more (10 MB of one-line C functions 1.0 GB, of short
+// JavaScript statements 1.9 GB) and falls back to sliding windows, as
+// the Markdown of 250,000 small fences does (it did under the 1 GiB of
+// before too, but the C).
+const exclusiveMemory = 768 << 20
+
+// IdleMemory is the most resident memory an idle worker may keep while a
+// file runs alone under exclusiveMemory (Pool.CloseIdle).
+const IdleMemory = 48 << 20
 
 // Failure is why a call got no answer: the worker died or was killed. It
 // is about the request in flight; the worker is gone.
@@ -165,23 +186,60 @@ const (
 	frameExemptEnd
 )
 
-// Worker is one worker process, used by one goroutine at a time.
+// Worker is one worker process. Calls may be made from several goroutines
+// at once: each is sent as soon as it is made, so that the worker goes
+// from one to the next without waiting for the parent (the round trip
+// and the parent's own work on each file are no longer the worker's idle
+// time), and it answers them in the order they were sent. The first call
+// without an answer is the one the worker works on: it is held to its
+// limits (guard), and when the worker dies it is that call's failure;
+// the calls sent after it get ErrNotServed, and are made again on another
+// worker.
 type Worker struct {
 	cmd    *exec.Cmd
 	conn   *os.File // the parent's end of the socket pair
-	enc    *gob.Encoder
+	out    *bufio.Writer
+	enc    *gob.Encoder // on out, under sending
 	dec    *gob.Decoder
 	stderr *tail
-	retire bool          // the worker said it exits
-	cpuAt  time.Duration // its CPU time at its last answer; -1 before
-	calls  int           // calls made to it
 	dead   atomic.Bool
 	reaped sync.Once
-	// During a call: one-time work under way, and the CPU time of what
-	// ended, both exempt from the call's deadline.
+	// sending orders the calls: each is queued and sent under it, so the
+	// queue is in the order of the requests on the wire.
+	sending sync.Mutex
+
+	mu     sync.Mutex
+	queue  []*call       // sent and not answered, in order
+	cpuAt  time.Duration // its CPU time at its last answer (or when it was ready); -1 before
+	served int           // calls it answered
+	gone   bool          // lost (died, killed, retired or closed): no call is taken
+	// killing is the call for which the guard killed the worker: a call
+	// after it that the worker had not begun is not to blame.
+	killing *call
+	retire  atomic.Bool   // the worker said it exits
+	kick    chan struct{} // the guard looks again: the first call changed, or the worker is gone
+	// For the first call: one-time work under way, and the CPU time of
+	// what ended, both exempt from the call's deadline.
 	exempting atomic.Bool
 	exempted  atomic.Int64
 }
+
+// call is one request sent to a worker and waiting for its answer.
+type call struct {
+	lim  Limits
+	resp any
+	done chan error // its outcome, once
+	// When the worker began it (it became the first call): the worker's
+	// CPU time then (its answer to the call before), and the time.
+	startCPU time.Duration
+	began    time.Time
+	over     *Failure // the limit it broke, for which the guard killed the worker
+}
+
+// ErrNotServed is the outcome of a call that the worker was lost before
+// it began (another call's failure, or its retirement after an answer):
+// the call is to be made again on another worker, no fault of its own.
+var ErrNotServed = errors.New("the worker process was lost before it took the file")
 
 // Pool keeps every worker started through it, so that a run that is
 // interrupted kills them all before it returns, whatever goroutine holds
@@ -220,6 +278,45 @@ func (p *Pool) join(w *Worker) error {
 	}
 	p.workers = append(live, w)
 	return nil
+}
+
+// CloseIdle closes every worker of the pool but keep that has no call in
+// flight and holds more than max bytes of resident memory, so that a file
+// about to run alone under a large ceiling has the memory: a worker that
+// is closed is started again when next needed.
+func (p *Pool) CloseIdle(keep *Worker, max int64) {
+	p.mu.Lock()
+	var idle []*Worker
+	for _, w := range p.workers {
+		if w == keep || w.dead.Load() {
+			continue
+		}
+		w.mu.Lock()
+		busy := len(w.queue) > 0 || w.gone
+		w.mu.Unlock()
+		if !busy && resident(w.cmd.Process.Pid) > max {
+			idle = append(idle, w)
+		}
+	}
+	p.mu.Unlock()
+	for _, w := range idle {
+		w.Close()
+	}
+}
+
+// resident is a process's resident memory in bytes (0 when /proc cannot
+// tell).
+func resident(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	n, _ := strconv.ParseInt(f[1], 10, 64)
+	return n * int64(os.Getpagesize())
 }
 
 // KillAll kills and reaps every worker of the pool, and lets no new one
@@ -284,7 +381,7 @@ func start(ctx context.Context, service string, init any, join func(*Worker) err
 	cmd.Stdin = child
 	// A worker dies with the parent, even by SIGKILL.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	w := &Worker{cmd: cmd, conn: conn, stderr: &tail{}, cpuAt: -1}
+	w := &Worker{cmd: cmd, conn: conn, stderr: &tail{}, cpuAt: -1, kick: make(chan struct{}, 1)}
 	// What a grammar prints goes with the worker's last words, never into
 	// the run's output.
 	cmd.Stdout, cmd.Stderr = w.stderr, w.stderr
@@ -300,7 +397,8 @@ func start(ctx context.Context, service string, init any, join func(*Worker) err
 		w.Kill()
 		return nil, err
 	}
-	w.enc, w.dec = gob.NewEncoder(conn), gob.NewDecoder(bufio.NewReaderSize(conn, 64<<10))
+	w.out = bufio.NewWriterSize(conn, 64<<10)
+	w.enc, w.dec = gob.NewEncoder(w.out), gob.NewDecoder(bufio.NewReaderSize(conn, 64<<10))
 	var said string
 	stuck := time.AfterFunc(helloWithin, func() { cmd.Process.Kill() })
 	err = w.dec.Decode(&said)
@@ -312,6 +410,9 @@ func start(ctx context.Context, service string, init any, join func(*Worker) err
 	err = w.enc.Encode(service)
 	if err == nil {
 		err = w.enc.Encode(init)
+	}
+	if err == nil {
+		err = w.out.Flush()
 	}
 	if err != nil {
 		return nil, w.died(err, 0)
@@ -337,6 +438,8 @@ func start(ctx context.Context, service string, init any, join func(*Worker) err
 		}
 		return nil, err
 	}
+	go w.read()
+	go w.guard()
 	return w, nil
 }
 
@@ -382,64 +485,291 @@ func nonce() string {
 }
 
 // Retired reports whether the worker has exited after its last answer, or
-// died: the caller starts another for the next call.
-func (w *Worker) Retired() bool { return w.retire || w.dead.Load() }
+// is lost: the caller starts another for the next call.
+func (w *Worker) Retired() bool {
+	if w.retire.Load() || w.dead.Load() {
+		return true
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.gone
+}
 
 // Call sends req, with the limits the worker sets on itself, and decodes
 // the answer into resp. It returns a *Failure when the worker died or was
-// killed on the way (the worker is then gone), ctx's error when ctx was
-// done first (the worker is killed).
+// killed on the call (the worker is then gone), ErrNotServed when the
+// worker was lost before it began the call (another call's failure, or it
+// retired: make the call again on another), ctx's error when ctx was done
+// first (the worker is killed). Calls from several goroutines are sent
+// one after another without waiting for the answers (Worker).
 func (w *Worker) Call(ctx context.Context, lim Limits, req, resp any) error {
-	if w.dead.Load() {
-		return &Failure{Reason: "was gone before the call"}
+	c := &call{lim: lim, resp: resp, done: make(chan error, 1), startCPU: -1}
+	w.sending.Lock()
+	w.mu.Lock()
+	if w.gone || w.dead.Load() {
+		w.mu.Unlock()
+		w.sending.Unlock()
+		return ErrNotServed
 	}
-	w.calls++
-	return w.watch(ctx, lim, func() error {
-		err := w.enc.Encode(request{Memory: lim.Memory})
+	first := len(w.queue) == 0
+	if first {
+		w.begin(c)
+	}
+	w.queue = append(w.queue, c)
+	w.mu.Unlock()
+	err := w.enc.Encode(request{Memory: lim.Memory})
+	if err == nil {
+		err = w.enc.Encode(req)
+	}
+	if err == nil {
+		err = w.out.Flush()
+	}
+	w.sending.Unlock()
+	if first {
+		w.poke()
+	}
+	if err != nil {
+		// The worker is gone (its end closed), or the request cannot be
+		// sent: either way the reader tells each call what came of it.
+		w.cmd.Process.Kill()
+	}
+	select {
+	case err := <-c.done:
+		return err
+	case <-ctx.Done():
+		w.Kill()
+		<-c.done
+		return ctx.Err()
+	}
+}
+
+// begin makes c the call the worker works on (under w.mu): its deadline
+// counts from the worker's CPU time at its last answer.
+func (w *Worker) begin(c *call) {
+	c.startCPU, c.began = w.cpuAt, time.Now()
+	w.exempting.Store(false)
+	w.exempted.Store(0)
+}
+
+// poke has the guard look again.
+func (w *Worker) poke() {
+	select {
+	case w.kick <- struct{}{}:
+	default:
+	}
+}
+
+// read reads the worker's frames and answers, for as long as it lives,
+// and hands each call its outcome.
+func (w *Worker) read() {
+	for {
+		var f frame
+		err := w.dec.Decode(&f)
 		if err == nil {
-			err = w.enc.Encode(req)
-		}
-		for err == nil {
-			var f frame
-			if err = w.dec.Decode(&f); err != nil {
-				break
-			}
 			switch f.Kind {
 			case frameExemptBegin:
 				w.exempting.Store(true)
+				continue
 			case frameExemptEnd:
 				w.exempted.Add(int64(f.CPU))
 				w.exempting.Store(false)
+				continue
 			case frameReply:
-				w.retire = f.Retire
-				if err = w.dec.Decode(resp); err == nil {
-					w.cpuAt = f.CPU
+				w.mu.Lock()
+				var c *call
+				if len(w.queue) > 0 {
+					c = w.queue[0]
 				}
-				return err
+				w.mu.Unlock()
+				if c == nil {
+					err = errors.New("it answered a call that was not made")
+					break
+				}
+				if err = w.dec.Decode(c.resp); err != nil {
+					break
+				}
+				w.mu.Lock()
+				w.queue = w.queue[1:]
+				w.cpuAt = f.CPU
+				w.served++
+				if len(w.queue) > 0 {
+					w.begin(w.queue[0])
+				}
+				w.mu.Unlock()
+				if f.Retire {
+					// It exits after this answer: the calls sent after it
+					// go to another worker.
+					w.retire.Store(true)
+					w.wait()
+					c.done <- nil
+					w.lost(nil)
+					return
+				}
+				c.done <- nil
+				continue
 			default:
 				err = fmt.Errorf("it sent a frame of kind %d", f.Kind)
 			}
 		}
-		return err
-	})
+		w.lost(err)
+		return
+	}
 }
 
-// watch runs exchange, the conversation of one call, in a goroutine, and
-// holds the worker to lim meanwhile: its CPU time from its last answer
-// (it is idle between calls), less what it exempted, within lim.CPU, and
-// some CPU used at least every stallAfter unless it waits to run.
+// lost takes the worker out of service after its conversation broke on
+// err (nil: it retired): the call it worked on gets why, the calls sent
+// after it ErrNotServed.
+func (w *Worker) lost(err error) {
+	w.mu.Lock()
+	queue, killing := w.queue, w.killing
+	w.queue, w.gone = nil, true
+	w.mu.Unlock()
+	defer w.poke() // the guard stops
+	if len(queue) == 0 {
+		w.wait()
+		return
+	}
+	head, rest := queue[0], queue[1:]
+	switch {
+	case err == nil:
+		rest = queue
+	case head.over != nil:
+		w.wait()
+		head.done <- head.over
+	case killing != nil:
+		// Killed for a call it had answered (it answered as it was
+		// killed): this one is not to blame.
+		w.wait()
+		rest = queue
+	default:
+		head.done <- w.died(err, head.lim.Memory)
+	}
+	for _, c := range rest {
+		c.done <- ErrNotServed
+	}
+}
+
+// guard holds the call the worker works on to its limits, for as long as
+// the worker lives: its CPU time from its answer to the call before, less
+// what it exempted, within the call's deadline, and some CPU used at
+// least every stallAfter unless it waits to run. A worker with no call
+// is idle, and not watched.
+func (w *Worker) guard() {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	var cur *call
+	var lastCPU time.Duration
+	var lastProgress time.Time
+	var wait time.Duration
+	for {
+		w.mu.Lock()
+		gone := w.gone
+		var head *call
+		if len(w.queue) > 0 {
+			head = w.queue[0]
+		}
+		w.mu.Unlock()
+		if gone {
+			return
+		}
+		if head == nil {
+			cur = nil
+			<-w.kick // a call, or the worker is gone
+			continue
+		}
+		if head != cur {
+			// The worker began a call while the guard slept: it is looked
+			// at now, if it began before the last look was due.
+			fresh := cur == nil
+			cur = head
+			lastCPU, lastProgress = cur.startCPU, cur.began
+			// The first look is after the call has had a chance to end:
+			// most calls take milliseconds, and reading /proc for each
+			// costs. The guard sleeps through the answers of the calls
+			// that end before it looks (the reader does not wake it), so
+			// it looks at least every lookEvery while calls follow each
+			// other, and a call is not let run far past its deadline.
+			wait = min(lookEvery, max(cur.lim.CPU, time.Millisecond))
+			if cur.lim.CPU == 0 {
+				wait = lookEvery
+			}
+			if !fresh {
+				wait = max(0, wait-time.Since(cur.began))
+			}
+		}
+		if wait > 0 {
+			t.Reset(wait)
+			select {
+			case <-w.kick:
+				t.Stop()
+				continue
+			case <-t.C:
+			}
+		}
+		w.mu.Lock()
+		still := len(w.queue) > 0 && w.queue[0] == cur && !w.gone
+		w.mu.Unlock()
+		if !still {
+			wait = 0 // look at the call after it at once, if it is due
+			continue
+		}
+		if over := w.check(cur, &lastCPU, &lastProgress, &wait); over != nil {
+			w.mu.Lock()
+			if len(w.queue) > 0 && w.queue[0] == cur && !w.gone {
+				cur.over, w.killing = over, cur
+				w.mu.Unlock()
+				w.cmd.Process.Kill()
+			} else {
+				w.mu.Unlock()
+			}
+		}
+	}
+}
+
+// check looks at the worker working on c and returns the limit it broke,
+// if any; it sets when to look next.
+func (w *Worker) check(c *call, lastCPU *time.Duration, lastProgress *time.Time, wait *time.Duration) *Failure {
+	cpu, running := w.stat()
+	now := time.Now()
+	if cpu != *lastCPU || running || threadRunnable(w.cmd.Process.Pid) {
+		*lastCPU, *lastProgress = cpu, now
+	}
+	*wait = lookEvery
+	lim := c.lim
+	switch {
+	case cpu < 0 || c.startCPU < 0: // no /proc: the wall is all there is
+		wall := 10*lim.CPU + 10*time.Second
+		if lim.CPU > 0 && now.Sub(c.began) >= wall {
+			return &Failure{Reason: fmt.Sprintf("gave no answer in %v (its deadline in wall time)", wall.Round(time.Second))}
+		}
+	case now.Sub(*lastProgress) >= stallAfter:
+		return &Failure{Reason: fmt.Sprintf("used no CPU time for %v without answering", stallAfter)}
+	case lim.CPU > 0:
+		used := cpu - c.startCPU - time.Duration(w.exempted.Load())
+		allowed := lim.CPU
+		if w.exempting.Load() {
+			allowed += exemptCPU
+		}
+		if used >= allowed {
+			return &Failure{Reason: fmt.Sprintf("ran past its deadline of %v of CPU time for a file of this size", lim.CPU.Round(10*time.Millisecond))}
+		}
+		*wait = max(min(*wait, allowed-used), 5*time.Millisecond)
+	}
+	return nil
+}
+
+// watch runs exchange, the worker's set-up, in a goroutine, and holds the
+// worker to lim meanwhile, as guard holds a call.
 func (w *Worker) watch(ctx context.Context, lim Limits, exchange func() error) error {
-	startCPU := w.cpuAt
-	if startCPU < 0 {
-		startCPU, _ = w.stat()
+	c := &call{lim: lim, startCPU: w.cpuAt, began: time.Now()}
+	if c.startCPU < 0 {
+		c.startCPU, _ = w.stat()
 	}
 	w.exempting.Store(false)
 	w.exempted.Store(0)
 	done := make(chan error, 1)
 	go func() { done <- exchange() }()
-	start, lastCPU, lastProgress := time.Now(), startCPU, time.Now()
-	// The first look is after the call has had a chance to end: most
-	// calls take milliseconds, and reading /proc for each costs.
+	lastCPU, lastProgress := c.startCPU, time.Now()
 	wait := min(2*time.Second, max(lim.CPU, time.Millisecond))
 	if lim.CPU == 0 {
 		wait = 2 * time.Second
@@ -452,9 +782,6 @@ func (w *Worker) watch(ctx context.Context, lim Limits, exchange func() error) e
 			if err != nil {
 				return w.died(err, lim.Memory)
 			}
-			if w.retire {
-				w.wait()
-			}
 			return nil
 		case <-ctx.Done():
 			t.Stop()
@@ -463,33 +790,7 @@ func (w *Worker) watch(ctx context.Context, lim Limits, exchange func() error) e
 			return ctx.Err()
 		case <-t.C:
 		}
-		cpu, running := w.stat()
-		now := time.Now()
-		if cpu != lastCPU || running || threadRunnable(w.cmd.Process.Pid) {
-			lastCPU, lastProgress = cpu, now
-		}
-		wait = 2 * time.Second
-		var over *Failure
-		switch {
-		case cpu < 0 || startCPU < 0: // no /proc: the wall is all there is
-			wall := 10*lim.CPU + 10*time.Second
-			if lim.CPU > 0 && now.Sub(start) >= wall {
-				over = &Failure{Reason: fmt.Sprintf("gave no answer in %v (its deadline in wall time)", wall.Round(time.Second))}
-			}
-		case now.Sub(lastProgress) >= stallAfter:
-			over = &Failure{Reason: fmt.Sprintf("used no CPU time for %v without answering", stallAfter)}
-		case lim.CPU > 0:
-			used := cpu - startCPU - time.Duration(w.exempted.Load())
-			allowed := lim.CPU
-			if w.exempting.Load() {
-				allowed += exemptCPU
-			}
-			if used >= allowed {
-				over = &Failure{Reason: fmt.Sprintf("ran past its deadline of %v of CPU time for a file of this size", lim.CPU.Round(10*time.Millisecond))}
-			}
-			wait = max(min(wait, allowed-used), 5*time.Millisecond)
-		}
-		if over != nil {
+		if over := w.check(c, &lastCPU, &lastProgress, &wait); over != nil {
 			w.Kill()
 			if err := <-done; err == nil {
 				return nil // it answered as it was killed
@@ -499,13 +800,15 @@ func (w *Worker) watch(ctx context.Context, lim Limits, exchange func() error) e
 	}
 }
 
-// Close ends the worker: its input closed, it exits; one that does not
-// within a second is killed.
+// Close ends the worker: its input closed, it exits once it has answered
+// the calls sent; one that does not within a second is killed.
 func (w *Worker) Close() {
 	if w.dead.Load() {
 		return
 	}
+	w.sending.Lock()
 	syscall.Shutdown(int(w.conn.Fd()), syscall.SHUT_WR)
+	w.sending.Unlock()
 	exited := make(chan struct{})
 	go func() { w.wait(); close(exited) }()
 	select {
@@ -551,7 +854,10 @@ func (w *Worker) died(err error, memory int64) *Failure {
 	if why != "" {
 		how += " (" + why + ")"
 	}
-	f := &Failure{Reason: how, Served: w.calls - 1}
+	w.mu.Lock()
+	served := w.served
+	w.mu.Unlock()
+	f := &Failure{Reason: how, Served: served}
 	if memory > 0 && (outOfMemory(why) || nearCeiling(st, memory)) {
 		f.Memory = true
 		f.Reason = fmt.Sprintf("reached its memory limit of %d MiB and %s", memory>>20, how)

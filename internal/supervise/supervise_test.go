@@ -57,7 +57,7 @@ func TestForFile(t *testing.T) {
 		{0, deadlineFloor, 256 << 20},
 		{64 << 10, deadlineFloor + (64<<10)*deadlineRate, 256<<20 + 128*(64<<10)},
 		{ExclusiveSize - 1, deadlineFloor + (ExclusiveSize-1)*deadlineRate, 256<<20 + 128*int64(ExclusiveSize-1)},
-		{10 << 20, deadlineFloor + (10<<20)*deadlineRate, 1 << 30},
+		{10 << 20, deadlineFloor + (10<<20)*deadlineRate, exclusiveMemory},
 	} {
 		l := ForFile(c.size)
 		if l.CPU != c.cpu || l.Memory != c.mem {

@@ -163,3 +163,56 @@ func removedHelper() int {
 	}
 	return 0
 }
+
+// TestCallsSentAheadFailAlone: calls made at once from several goroutines
+// are sent without waiting for each other's answers; the one that runs past
+// its deadline fails, and the others are answered or, when the worker was
+// lost before it took them, get ErrNotServed (never the other's failure)
+// and are answered by another worker.
+func TestCallsSentAheadFailAlone(t *testing.T) {
+	var pool Pool
+	defer pool.KillAll()
+	ctx := context.Background()
+	w, err := pool.Start(ctx, "spin", spinSetup{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := Limits{CPU: 300 * time.Millisecond}
+	reqs := []spinRequest{{Work: 10 * time.Millisecond}, {Work: 3 * time.Second}, {Work: 10 * time.Millisecond}, {Work: 10 * time.Millisecond}}
+	errs := make([]error, len(reqs))
+	done := make(chan int)
+	for i, req := range reqs {
+		go func() {
+			var resp spinRequest
+			errs[i] = w.Call(ctx, lim, req, &resp)
+			done <- i
+		}()
+	}
+	for range reqs {
+		<-done
+	}
+	var f *Failure
+	if !errors.As(errs[1], &f) || !strings.Contains(f.Reason, "ran past its deadline") {
+		t.Fatalf("the runaway call: %v", errs[1])
+	}
+	for i, err := range errs {
+		if i == 1 || err == nil {
+			continue
+		}
+		if !errors.Is(err, ErrNotServed) {
+			t.Fatalf("call %d: %v, want an answer or ErrNotServed", i, err)
+		}
+		again, err := pool.Start(ctx, "spin", spinSetup{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var resp spinRequest
+		if err := again.Call(ctx, lim, reqs[i], &resp); err != nil {
+			t.Fatalf("call %d again: %v", i, err)
+		}
+		again.Close()
+	}
+	if !w.Retired() {
+		t.Fatal("the worker that ran past a deadline is not retired")
+	}
+}

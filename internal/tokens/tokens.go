@@ -42,9 +42,8 @@ type Encoding struct {
 	next  func(text []byte, i int) int // the end of the piece that starts at i
 	ranks func() *table                // token bytes → rank (= token id), built on first use
 
-	hf         *hftok.Tokenizer // a Hugging Face tokenizer.json (hf.go); nil for the named encodings
-	data       []byte           // hf: the file's bytes, for the worker processes
-	noSpecials bool             // hf: leave out the special tokens its post-processor adds
+	hf         *hfFile // a Hugging Face tokenizer.json (hf.go), shared by WithoutSpecials' copy; nil for the named encodings
+	noSpecials bool    // hf: leave out the special tokens its post-processor adds
 }
 
 // spec is what Load needs to build one encoding.
@@ -78,7 +77,7 @@ var loaded sync.Map // name → *Encoding, its vocabulary built once
 // counts nothing (every file a cache hit) never pays for it.
 func Load(name string) (*Encoding, error) {
 	if isTokenizerFile(name) {
-		return loadFile(name)
+		return loadFile(name, false)
 	}
 	for _, s := range specs {
 		if s.name == name {
@@ -169,7 +168,7 @@ const (
 // NewCounter returns a Counter for e.
 func (e *Encoding) NewCounter() *Counter {
 	if e.hf != nil {
-		return &Counter{e: e, hf: e.hf.NewCounter()}
+		return &Counter{e: e, hf: e.hf.tok().NewCounter()}
 	}
 	c := &Counter{e: e, cache: newTable(cacheSlots/2, cacheKeys), starts: make([]int32, 0, cacheStarts)}
 	c.starts = append(c.starts, 1, 0)
