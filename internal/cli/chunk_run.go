@@ -270,7 +270,7 @@ func sameFile(a, b string) bool {
 
 // write runs the pipeline into the output format; finishOutput (or abort)
 // then decides what becomes of the output.
-func (r *chunkRun) write(ctx context.Context, jobs []pipeline.Job, out *output) error {
+func (r *chunkRun) write(ctx context.Context, jobs []pipeline.Job, out *outFile) error {
 	w, err := r.cfg.format.New(out, r.cfg.schema)
 	if err != nil {
 		return fmt.Errorf("write output: %w", err)

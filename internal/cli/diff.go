@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/castchunk/castchunk/internal/record"
+	"github.com/castchunk/castchunk/internal/output"
 	"github.com/castchunk/castchunk/internal/stream"
 )
 
@@ -125,7 +125,7 @@ func runDiff(ctx context.Context, o *diffOptions, args []string, s Streams) erro
 }
 
 // emitDiff prints the changes from OLD to NEW to out, then the stats.
-func emitDiff(ctx context.Context, o *diffOptions, inputs []*stream.Reader, out *output, s Streams) error {
+func emitDiff(ctx context.Context, o *diffOptions, inputs []*stream.Reader, out *outFile, s Streams) error {
 	w := ctxWriter{ctx, out}
 	var line []byte
 	st, err := stream.Diff(inputs[0], inputs[1], func(c stream.Change) error {
@@ -313,20 +313,10 @@ func (w spoolWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// changeLine is one line of diff's output.
+// changeLine is one line of diff's output (package output spells it).
 func changeLine(dst []byte, c stream.Change) []byte {
 	if c.Add {
-		dst = append(dst, `{"op":"add",`...)
-		if c.Reason != "" {
-			dst = append(dst, `"reason":`...)
-			dst = append(record.AppendQuoted(dst, c.Reason), ',')
-		}
-		dst = append(dst, c.Record[1:]...) // the record without its '{'
-		return append(dst, '\n')
+		return output.AppendAdd(dst, c.Reason, c.Record)
 	}
-	dst = append(dst, `{"op":"delete","id":`...)
-	dst = record.AppendQuoted(dst, c.ID)
-	dst = append(dst, `,"path":`...)
-	dst = record.AppendQuoted(dst, c.Path)
-	return append(dst, "}\n"...)
+	return output.AppendDelete(dst, c.ID, c.Path)
 }

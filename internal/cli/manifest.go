@@ -1,14 +1,13 @@
 package cli
 
 import (
-	"bytes"
-	"encoding/json"
 	"io"
 	"os"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/castchunk/castchunk/internal/output"
 	"github.com/castchunk/castchunk/internal/pipeline"
 	"github.com/castchunk/castchunk/internal/plan"
 	"github.com/castchunk/castchunk/internal/regular"
@@ -16,17 +15,8 @@ import (
 	"github.com/castchunk/castchunk/internal/walk"
 )
 
-// manifestEntry is one line of --manifest: a file the run met and what
-// became of it. The README's table of fields and statuses is the contract.
-type manifestEntry struct {
-	Path         string `json:"path"`
-	Status       string `json:"status"`   // "chunked", or why the file was left out (plan.Fate)
-	Language     string `json:"language"` // "" when not known
-	Method       string `json:"method"`   // the method that made its chunks; "" when left out
-	Chunks       int    `json:"chunks"`
-	SyntaxErrors bool   `json:"syntax_errors"`
-	Note         string `json:"note"` // what stderr said of it, or what no grammar parses; "" when nothing
-}
+// manifestEntry is one line of --manifest (package output declares it).
+type manifestEntry = output.ManifestEntry
 
 // manifest writes --manifest: one JSON object per file met, in path order,
 // to a file replaced atomically like -o. The files the listing could not
@@ -34,10 +24,10 @@ type manifestEntry struct {
 type manifest struct {
 	name    string      // FILE, for messages
 	policy  plan.Policy // the run's, for the notes that name flags
-	out     *output
+	out     *outFile
 	done    bool            // committed: abort does nothing
 	pending []manifestEntry // unreadable at listing, sorted by path, not yet written
-	line    bytes.Buffer
+	line    []byte
 }
 
 // openManifest opens --manifest FILE; nil when it is not asked for.
@@ -254,13 +244,12 @@ func (m *manifest) writeLine(e manifestEntry) error {
 	if !utf8.ValidString(e.Path) {
 		e.Path = quoteName(e.Path)
 	}
-	m.line.Reset()
-	enc := json.NewEncoder(&m.line)
-	enc.SetEscapeHTML(false) // "<" and ">" as they are, as in records
-	if err := enc.Encode(e); err != nil {
+	line, err := output.AppendManifestLine(m.line[:0], e)
+	if err != nil {
 		return err
 	}
-	_, err := m.out.Write(m.line.Bytes())
+	m.line = line
+	_, err = m.out.Write(line)
 	return err
 }
 

@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,8 +14,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/castchunk/castchunk/internal/output"
 	"github.com/castchunk/castchunk/internal/pipeline"
-	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/stream"
 )
 
@@ -25,7 +24,7 @@ import (
 // that is renamed over FILE only when the whole run succeeded, so a failed
 // or interrupted run leaves the previous FILE untouched and no temporary
 // file behind. A device or pipe (-o /dev/null, a FIFO) is written in place.
-type output struct {
+type outFile struct {
 	*bufio.Writer
 	file  *os.File // nil for stdout
 	temp  string   // temporary file to rename; "" when writing in place
@@ -35,9 +34,9 @@ type output struct {
 const outputBuffer = 256 << 10
 
 // openOutput opens name for writing, or wraps stdout when name is "" or "-".
-func openOutput(name string, stdout io.Writer) (*output, error) {
+func openOutput(name string, stdout io.Writer) (*outFile, error) {
 	if name == "" || name == "-" {
-		return &output{Writer: bufio.NewWriterSize(stdout, outputBuffer)}, nil
+		return &outFile{Writer: bufio.NewWriterSize(stdout, outputBuffer)}, nil
 	}
 	if resolved, err := filepath.EvalSymlinks(name); err == nil {
 		name = resolved // replace the file a symlink points to, not the link
@@ -51,7 +50,7 @@ func openOutput(name string, stdout io.Writer) (*output, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &output{Writer: bufio.NewWriterSize(f, outputBuffer), file: f}, nil
+		return &outFile{Writer: bufio.NewWriterSize(f, outputBuffer), file: f}, nil
 	}
 	mode := os.FileMode(0o644)
 	if err == nil {
@@ -74,7 +73,7 @@ func openOutput(name string, stdout io.Writer) (*output, error) {
 		os.Remove(f.Name())
 		return nil, err
 	}
-	return &output{Writer: bufio.NewWriterSize(f, outputBuffer), file: f, temp: f.Name(), final: name}, nil
+	return &outFile{Writer: bufio.NewWriterSize(f, outputBuffer), file: f, temp: f.Name(), final: name}, nil
 }
 
 // missingFolder says plainly that the folder of an output is missing, or
@@ -127,7 +126,7 @@ func globEscape(s string) string {
 }
 
 // commit flushes everything and, for a temporary file, moves it into place.
-func (o *output) commit() error {
+func (o *outFile) commit() error {
 	if err := o.Flush(); err != nil {
 		o.abort()
 		return err
@@ -159,7 +158,7 @@ func (o *output) commit() error {
 // abort drops the output of a run that did not go through: the temporary
 // file is removed, FILE untouched. Stdout or a device keeps what was
 // written so far, flushed whole: never a line cut in half.
-func (o *output) abort() {
+func (o *outFile) abort() {
 	if o.temp == "" {
 		o.Flush() // the run is failing already; its error is the one told
 	}
@@ -176,14 +175,14 @@ func (o *output) abort() {
 // openOutputCtx is openOutput that one signal can stop while it waits for
 // the reader of a FIFO. Only a FIFO is opened in the background: a regular
 // file's temporary must never be created after the run gave up.
-func openOutputCtx(ctx context.Context, name string, stdout io.Writer) (*output, error) {
+func openOutputCtx(ctx context.Context, name string, stdout io.Writer) (*outFile, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if info, err := os.Stat(name); name == "" || err != nil || info.Mode()&fs.ModeNamedPipe == 0 {
 		return openOutput(name, stdout)
 	}
-	var out *output
+	var out *outFile
 	err := interruptible(ctx, func() (err error) {
 		out, err = openOutput(name, stdout)
 		return err
@@ -211,10 +210,10 @@ func interruptible(ctx context.Context, fn func() error) error {
 
 // dropOutput handles a file castchunk writes (-o FILE, --manifest FILE,
 // named by flag) when it is one of the files listed, by any of its names
-// (a symbolic or hard link too). An earlier run's output (records or a
-// manifest, or still empty) is left out of the inputs whatever its
-// extension, as tar leaves out its own archive, so that a rerun does not
-// trip over it. Any other file would be replaced by what castchunk writes
+// (a symbolic or hard link too). An earlier run's output (exactly:
+// package output's rules, by content; or still empty) is left out of the
+// inputs whatever its extension, as tar leaves out its own archive, so
+// that a rerun does not trip over it. Any other file would be replaced by what castchunk writes
 // (a script known by its shebang, a notebook, a text file: it need not
 // have a grammar by name to be worth keeping): a usage error naming the
 // flag, as is an output named as an argument.
@@ -233,7 +232,7 @@ func dropOutput(flag, name string, jobs []pipeline.Job) ([]pipeline.Job, error) 
 	for _, j := range jobs {
 		if j.Reader == nil && (j.Size == out.Size() || filepath.Base(j.OSPath) == base) {
 			if in, err := os.Stat(j.OSPath); err == nil && os.SameFile(in, out) {
-				if j.Named || !earlierOutput(j.OSPath) {
+				if j.Named || output.Of(j.OSPath) == output.None {
 					return nil, usageError("%s %s is one of the files to chunk (%s): it would be replaced by what castchunk writes there; give %s another file",
 						flag, quoteName(name), quoteName(j.Path), flag)
 				}
@@ -322,34 +321,6 @@ func sameAsStream(name string, w io.Writer) bool {
 	return errA == nil && errB == nil && os.SameFile(a, b)
 }
 
-// earlierOutput reports whether the file holds what castchunk writes:
-// nothing, a Parquet file, or JSON Lines whose first line is a record (an
-// id) or a manifest entry (a status) with a path.
-func earlierOutput(osPath string) bool {
-	f, err := os.Open(osPath)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	r := bufio.NewReader(f)
-	head, err := r.Peek(4)
-	switch {
-	case len(head) == 0 && err == io.EOF:
-		return true
-	case string(head) == "PAR1":
-		return true
-	}
-	var first struct {
-		Path   *string          `json:"path"`
-		ID     *json.RawMessage `json:"id"`
-		Status *string          `json:"status"`
-	}
-	if err := json.NewDecoder(io.LimitReader(r, record.DefaultMaxLine)).Decode(&first); err != nil {
-		return false
-	}
-	return first.Path != nil && (first.ID != nil || first.Status != nil)
-}
-
 // closedPipe reports a write to a reader that went away (`| head`): the
 // run stops quietly, as a filter should.
 func closedPipe(err error) bool {
@@ -358,7 +329,7 @@ func closedPipe(err error) bool {
 
 // openStreams opens what diff and merge read and write: the named outputs
 // of chunk as streams of files, and the output (-o FILE, or stdout).
-func openStreams(ctx context.Context, names []string, output string, s Streams) ([]*stream.Reader, *output, func(), error) {
+func openStreams(ctx context.Context, names []string, output string, s Streams) ([]*stream.Reader, *outFile, func(), error) {
 	inputs, closeAll, err := openInputs(ctx, names, s)
 	if err != nil {
 		return nil, nil, nil, err
@@ -372,7 +343,7 @@ func openStreams(ctx context.Context, names []string, output string, s Streams) 
 }
 
 // openStreamOutput opens the output of diff and merge: -o FILE, or stdout.
-func openStreamOutput(ctx context.Context, output string, s Streams) (*output, error) {
+func openStreamOutput(ctx context.Context, output string, s Streams) (*outFile, error) {
 	out, err := openOutputCtx(ctx, output, s.Out)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -425,7 +396,7 @@ func openInputs(ctx context.Context, names []string, s Streams) ([]*stream.Reade
 // committed (-o FILE moved into place) and then done runs; on failure or
 // interruption -o FILE is left untouched. A reader that went away (| head)
 // is no failure.
-func finishOutput(ctx context.Context, out *output, err error, done func() error) error {
+func finishOutput(ctx context.Context, out *outFile, err error, done func() error) error {
 	if err == nil && ctx.Err() == nil {
 		if err = out.commit(); err != nil {
 			err = fmt.Errorf("write output: %w", err)
