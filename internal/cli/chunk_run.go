@@ -92,6 +92,11 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 	if jobs, err = dropOutput("--manifest", cfg.manifest, jobs); err != nil {
 		return err
 	}
+	if cfg.output == "" || cfg.output == "-" {
+		if jobs, err = dropStdout(s.Out, jobs); err != nil {
+			return err
+		}
+	}
 	jobs = dropFolder(cfg.cacheDir, jobs)
 	r.listed = len(jobs)
 	out, err := openOutputCtx(ctx, cfg.output, s.Out)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/castchunk/castchunk/internal/output"
 	"github.com/castchunk/castchunk/internal/pipeline"
+	"github.com/castchunk/castchunk/internal/regular"
 	"github.com/castchunk/castchunk/internal/stream"
 )
 
@@ -235,6 +236,37 @@ func dropOutput(flag, name string, jobs []pipeline.Job) ([]pipeline.Job, error) 
 				if j.Named || output.Of(j.OSPath) == output.None {
 					return nil, usageError("%s %s is one of the files to chunk (%s): it would be replaced by what castchunk writes there; give %s another file",
 						flag, quoteName(name), quoteName(j.Path), flag)
+				}
+				continue
+			}
+		}
+		kept = append(kept, j)
+	}
+	return kept, nil
+}
+
+// dropStdout leaves out of the listing the file stdout writes to
+// (`castchunk chunk s > s/zz.json`), by its identity (fstat of stdout,
+// compared with the device and inode each file was listed with): the shell made it
+// before the run began, and reading it would chunk the run's own records
+// as they are flushed into it. Named as an argument, it is refused, as -o's
+// file is.
+func dropStdout(stdout io.Writer, jobs []pipeline.Job) ([]pipeline.Job, error) {
+	f, ok := stdout.(*os.File)
+	if !ok {
+		return jobs, nil
+	}
+	out, err := f.Stat()
+	if err != nil || !out.Mode().IsRegular() {
+		return jobs, nil // a terminal, a pipe, /dev/null: no input
+	}
+	id := regular.IDOf(out)
+	kept := jobs[:0:0]
+	for _, j := range jobs {
+		if j.Reader == nil && (j.ID == id || j.ID == regular.ID{}) {
+			if in, err := os.Stat(j.OSPath); err == nil && os.SameFile(in, out) {
+				if j.Named {
+					return nil, usageError("stdout is one of the files to chunk (%s): it would hold the records; send stdout elsewhere, or give -o another file", quoteName(j.Path))
 				}
 				continue
 			}
