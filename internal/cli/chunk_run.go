@@ -15,6 +15,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/castchunk/castchunk/internal/output"
 	"github.com/castchunk/castchunk/internal/pipeline"
 	"github.com/castchunk/castchunk/internal/plan"
 	"github.com/castchunk/castchunk/internal/record"
@@ -98,6 +99,7 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 		}
 	}
 	jobs = dropFolder(cfg.cacheDir, jobs)
+	jobs = r.dropEarlier(jobs)
 	r.listed = len(jobs)
 	out, err := openOutputCtx(ctx, cfg.output, s.Out)
 	if err != nil {
@@ -118,6 +120,33 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 	// and the manifest are still written with every other file, as stdout
 	// is: one bad file must not hold back a whole index.
 	return finishOutput(ctx, out, r.write(ctx, jobs, out), r.finish)
+}
+
+// dropEarlier leaves out of the listing the earlier outputs of castchunk
+// under any name (old.jsonl, changes.jsonl in the tree: exactly an
+// output, package output's rules), each named on stderr and listed in the
+// manifest as "output". Only a file that would be chunked is looked at:
+// one with a grammar (or a notebook), or any with --all-text (a file left
+// out by its name is never read, and one without a grammar is unsupported
+// whatever it holds: no output starts with a shebang); and only one whose
+// first bytes can start an output is read whole. A file named as an argument is chunked:
+// the user asked for it.
+func (r *chunkRun) dropEarlier(jobs []pipeline.Job) []pipeline.Job {
+	kept := jobs[:0]
+	for _, j := range jobs {
+		if j.Reader == nil && !j.Named && j.Decision.Fate == plan.Chunked && j.Size >= output.MinSize &&
+			(j.Decision.Lang != nil || j.Decision.Notebook || r.cfg.pipeline.Plan.Text) {
+			if k := output.Earlier(j.OSPath); k != output.None {
+				note := "an earlier output of castchunk (" + k.String() + "): never an input"
+				r.warn(j.Path, note+"; left out")
+				r.summary.Skip(plan.Output.String())
+				r.others = append(r.others, manifestEntry{Path: j.Path, Status: plan.Output.String(), Note: note})
+				continue
+			}
+		}
+		kept = append(kept, j)
+	}
+	return kept
 }
 
 // finish ends a run whose records are written: the cache pruned and

@@ -38,6 +38,10 @@ func (k Kind) String() string {
 // headSize is how much of a file Probe reads.
 const headSize = 16
 
+// MinSize is the size under which no file is a non-empty output: Earlier
+// does not open a smaller one.
+const MinSize = headSize
+
 // Probe is the cheap test of a file's first bytes: false when it cannot
 // be a non-empty output of castchunk, true when Classify must read it
 // whole to tell. Every line of an output starts with one of these.
