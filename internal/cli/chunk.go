@@ -99,7 +99,7 @@ The record format and the exit statuses: see 'castchunk --help'.`,
 	f.StringVar(&o.manifest, "manifest", "", "write one JSON object per file met to `FILE` (atomically): its path, status (chunked, or why it was left out), language, chunks, syntax errors")
 	f.StringVar(&o.format, "format", record.FormatNames()[0], "output `FORMAT`: "+strings.Join(record.FormatNames(), ", "))
 	f.BoolVar(&o.stats, "stats", false, "print a summary to stderr when done")
-	f.BoolVar(&o.allowEmpty, "allow-empty", false, "a run that writes no record exits 0 (without it, nothing chunked is an error, exit 1: most often a wrong path or checkout)")
+	f.BoolVar(&o.allowEmpty, "allow-empty", false, "a run that writes no record exits 0 (without it, nothing chunked is an error, exit 1: most often an empty checkout; a wrong path is status 3 either way)")
 	f.BoolVar(&o.inProcess, "in-process", false, "run the grammars in this process instead of worker processes: no isolation from a grammar that crashes or runs away; for measuring what the isolation costs")
 	f.DurationVar(&o.parseTimeout, "parse-timeout", 0, "give up parsing a file after `DURATION` and chunk it with sliding windows (0: no limit; a timeout makes output depend on the machine's load)")
 	f.BoolVar(&o.noProgress, "no-progress", false, "never show the progress bar (it shows only when stderr is a terminal and the records go elsewhere)")
