@@ -43,6 +43,7 @@ type chunkRun struct {
 	cacheWarned bool // a cache write failed and the user was told
 
 	generatedSkipped, vendoredSkipped int // told once each, at the end
+	generatedText                     int // of generatedSkipped, those no grammar parses: --all-text too
 	binarySkipped                     int // with --all-text, binary files met while walking: told once, at the end
 
 	// notices are the pipeline's words on the whole run (Config.Notice),
@@ -384,8 +385,9 @@ func (r *chunkRun) leftOut(res *pipeline.Result) error {
 	case plan.Unsupported:
 		r.summary.Unsupported(res.Job.Path)
 	case plan.Generated:
-		if res.Language != "" { // else no grammar: --include-generated alone would not chunk it
-			r.generatedSkipped++
+		r.generatedSkipped++
+		if res.Language == "" { // no grammar (uv.lock): --include-generated alone would not chunk it
+			r.generatedText++
 		}
 		r.summary.Skip(res.Outcome.String())
 	case plan.Vendored:
@@ -413,14 +415,22 @@ func (r *chunkRun) leftOut(res *pipeline.Result) error {
 
 // tellSkipped says, once per reason, how many files were left out on
 // purpose and how to bring them back.
+//
+// A generated file no grammar parses (a lock file: uv.lock, Cargo.lock)
+// is told in the generated line too, with the --all-text it also needs.
 func (r *chunkRun) tellSkipped() {
-	for _, n := range []struct {
-		count      int
-		what, flag string
-	}{{r.generatedSkipped, "generated", "--include-generated"}, {r.vendoredSkipped, "vendored", "--include-vendored"}} {
-		if n.count > 0 {
-			fmt.Fprintf(r.s.Err, "castchunk: skipped %d %s %s (%s to chunk %s)\n", n.count, n.what, plural(n.count, "file", "files"), n.flag, plural(n.count, "it", "them"))
-		}
+	gen, text := r.generatedSkipped, r.generatedText
+	switch {
+	case gen == 0:
+	case text == 0:
+		fmt.Fprintf(r.s.Err, "castchunk: skipped %d generated %s (--include-generated to chunk %s)\n", gen, plural(gen, "file", "files"), plural(gen, "it", "them"))
+	case text == gen:
+		fmt.Fprintf(r.s.Err, "castchunk: skipped %d generated %s (--include-generated --all-text to chunk %s)\n", gen, plural(gen, "file", "files"), plural(gen, "it", "them"))
+	default:
+		fmt.Fprintf(r.s.Err, "castchunk: skipped %d generated files (--include-generated to chunk them; --all-text too for the %d no grammar parses)\n", gen, text)
+	}
+	if n := r.vendoredSkipped; n > 0 {
+		fmt.Fprintf(r.s.Err, "castchunk: skipped %d vendored %s (--include-vendored to chunk %s)\n", n, plural(n, "file", "files"), plural(n, "it", "them"))
 	}
 	if n := r.binarySkipped; n > 0 {
 		lists := "--manifest FILE lists " + plural(n, "it", "them")
