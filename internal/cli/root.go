@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"os/signal"
@@ -194,8 +195,8 @@ func Main(ctx context.Context, args []string, s Streams) (code int) {
 		fmt.Fprintln(s.Err, "castchunk: interrupted")
 		return ExitInterrupted
 	}
-	if err == nil {
-		return ExitOK
+	if err == nil || stdoutClosed(err) {
+		return ExitOK // a reader that went away (| head) is no failure, in any command
 	}
 	var ee *exitError
 	if !errors.As(err, &ee) { // cobra's own errors: an unknown command, a wrong number of arguments
@@ -216,6 +217,15 @@ func Main(ctx context.Context, args []string, s Streams) (code int) {
 		}
 	}
 	return ee.code
+}
+
+// stdoutClosed reports an error that is a write to stdout after its
+// reader went away (`castchunk languages | head -1`): the command stops
+// quietly with status 0, as a filter should. Only stdout's own write
+// counts: a broken pipe elsewhere (a worker's) is a failure.
+func stdoutClosed(err error) bool {
+	var pe *fs.PathError
+	return closedPipe(err) && errors.As(err, &pe) && pe.Path == os.Stdout.Name()
 }
 
 // completeValues offers values for a flag in shell completion.
