@@ -95,8 +95,12 @@ change only a plain folder's listing.
 The report gives, per configuration and kind of query, each metric's mean
 with its 95% bootstrap interval, and the paired difference with the
 baseline (--baseline: sliding at the same size and context, with BM25),
-and ends with a verdict: the configuration measurably better than its
-baseline (an interval above 0 on some metric, below 0 on none), or none.
+and ends with a verdict that names the configuration to ship: the best of
+those measurably better than what you run now (an interval above 0 on
+some metric, below 0 on none), with its intervals, or says plainly that
+nothing is. What you run now is castchunk's defaults (cast 2000 context
+off, BM25; measured even when not asked for), or --baseline when given,
+its parts left out taken from the defaults.
 It prints the exact definitions (tokenizer, BM25, dense, context, metrics)
 with every report: the same repository, commit, --seed and embedder give
 the same numbers, and --json the same bytes.
@@ -207,6 +211,10 @@ func (o *evalOptions) options(cmd *cobra.Command, args []string) (*eval.Options,
 	}
 	if !cmd.Flags().Changed("baseline") {
 		opt.Baseline.Retriever = eval.RetrieverBM25 // one reference for every retriever: sliding windows with BM25
+	} else {
+		// The verdict's reference: what the user runs, --baseline with the
+		// parts it leaves out from castchunk's defaults.
+		opt.Reference, opt.ReferenceName = opt.Baseline.Of(eval.Defaults()), "your baseline (--baseline)"
 	}
 	if err := o.methodValues(cmd, opt); err != nil {
 		return nil, err
