@@ -133,11 +133,11 @@ type Options struct {
 	// defaults. ReferenceName says whose it is, for the verdict.
 	Reference     Config
 	ReferenceName string
-	Budget             int // the context's size, in non-whitespace characters
-	Seed               uint64
-	Resamples          int
-	MinWords           int // git: shortest commit message kept, in words
-	MaxFiles           int // git: most indexed files a kept commit changes
+	Budget        int // the context's size, in non-whitespace characters
+	Seed          uint64
+	Resamples     int
+	MinWords      int // git: shortest commit message kept, in words
+	MaxFiles      int // git: most indexed files a kept commit changes
 	// Select and Walk choose the files as castchunk chunk's selection
 	// flags do (--all-text, --include-generated, --max-file-size, ...;
 	// --hidden, --include, --exclude, ...): Select for every file, Walk
