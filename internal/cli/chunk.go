@@ -19,6 +19,7 @@ import (
 	"github.com/castchunk/castchunk/internal/enrich"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
+	"github.com/castchunk/castchunk/internal/output"
 	"github.com/castchunk/castchunk/internal/pipeline"
 	"github.com/castchunk/castchunk/internal/plan"
 	"github.com/castchunk/castchunk/internal/record"
@@ -204,7 +205,7 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 	switch {
 	case o.manifest == "-":
 		return nil, usageError("--manifest needs a file: stdout holds the records")
-	case o.manifest != "" && o.output != "" && o.output != "-" && sameOutput(o.manifest, o.output):
+	case o.manifest != "" && o.output != "" && o.output != "-" && output.Same(o.manifest, o.output):
 		return nil, usageError("--manifest %s and -o %s are one file: give each its own", quoteName(o.manifest), quoteName(o.output))
 	case o.manifest != "" && (o.output == "" || o.output == "-") && sameAsStream(o.manifest, cmd.OutOrStdout()):
 		return nil, usageError("--manifest %s is stdout, which holds the records: give it a file of its own", quoteName(o.manifest))

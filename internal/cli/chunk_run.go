@@ -88,18 +88,18 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 	if c := cfg.pipeline.Cache; c != nil {
 		defer c.Close() // the early returns; closing twice is harmless
 	}
-	if jobs, err = dropOutput("-o", cfg.output, jobs); err != nil {
-		return err
+	if jobs, err = output.DropOutput("-o", cfg.output, jobs); err != nil {
+		return usageError("%v", err)
 	}
-	if jobs, err = dropOutput("--manifest", cfg.manifest, jobs); err != nil {
-		return err
+	if jobs, err = output.DropOutput("--manifest", cfg.manifest, jobs); err != nil {
+		return usageError("%v", err)
 	}
 	if cfg.output == "" || cfg.output == "-" {
-		if jobs, err = dropStdout(s.Out, jobs); err != nil {
-			return err
+		if jobs, err = output.DropStdout(s.Out, jobs); err != nil {
+			return usageError("%v", err)
 		}
 	}
-	jobs = dropFolder(cfg.cacheDir, jobs)
+	jobs = output.DropFolder(cfg.cacheDir, jobs)
 	jobs = r.dropEarlier(jobs)
 	r.listed = len(jobs)
 	out, err := openOutputCtx(ctx, cfg.output, s.Out)
@@ -110,10 +110,10 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 		return failure(fmt.Errorf("cannot write output: %w", err))
 	}
 	if r.manifest, err = openManifest(cfg.manifest, cfg.pipeline.Plan); err != nil {
-		out.abort()
+		out.Abort()
 		return failure(fmt.Errorf("cannot write the manifest: %w", err))
 	}
-	defer r.manifest.abort() // unless committed: an interrupted run leaves FILE as it was
+	defer r.manifest.Abort() // unless committed: an interrupted run leaves FILE as it was
 	r.manifest.unlisted(r.unlisted)
 	r.manifest.others(r.others)
 	// A file that failed (a chunker broke a guarantee, a header too long
@@ -126,17 +126,14 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 // dropEarlier leaves out of the listing the earlier outputs of castchunk
 // under any name (old.jsonl, changes.jsonl in the tree: exactly an
 // output, package output's rules), each named on stderr and listed in the
-// manifest as "output". Only a file that would be chunked is looked at:
-// one with a grammar (or a notebook), or any with --all-text (a file left
-// out by its name is never read, and one without a grammar is unsupported
-// whatever it holds: no output starts with a shebang); and only one whose
-// first bytes can start an output is read whole. A file named as an argument is chunked:
+// manifest as "output". Only a file that would be chunked is looked at
+// (output.MayBeEarlier), and only one whose first bytes can start an
+// output is read whole. A file named as an argument is chunked:
 // the user asked for it.
 func (r *chunkRun) dropEarlier(jobs []pipeline.Job) []pipeline.Job {
 	kept := jobs[:0]
 	for _, j := range jobs {
-		if j.Reader == nil && !j.Named && j.Decision.Fate == plan.Chunked && j.Size >= output.MinSize &&
-			(j.Decision.Lang != nil || j.Decision.Notebook || r.cfg.pipeline.Plan.Text) {
+		if output.MayBeEarlier(j, r.cfg.pipeline.Plan.Text) {
 			if k := output.Earlier(j.OSPath); k != output.None {
 				note := "an earlier output of castchunk (" + k.String() + "): never an input"
 				r.warn(j.Path, note+"; left out")
@@ -153,7 +150,7 @@ func (r *chunkRun) dropEarlier(jobs []pipeline.Job) []pipeline.Job {
 // finish ends a run whose records are written: the cache pruned and
 // closed, what was left out summed up, --stats, and the exit status.
 func (r *chunkRun) finish() error {
-	if err := r.manifest.commit(); err != nil {
+	if err := r.manifest.Commit(); err != nil {
 		return failure(err)
 	}
 	r.pruneCache()
@@ -305,7 +302,7 @@ func sameFile(a, b string) bool {
 
 // write runs the pipeline into the output format; finishOutput (or abort)
 // then decides what becomes of the output.
-func (r *chunkRun) write(ctx context.Context, jobs []pipeline.Job, out *outFile) error {
+func (r *chunkRun) write(ctx context.Context, jobs []pipeline.Job, out *output.File) error {
 	w, err := r.cfg.format.New(out, r.cfg.schema)
 	if err != nil {
 		return fmt.Errorf("write output: %w", err)

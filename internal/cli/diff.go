@@ -124,7 +124,7 @@ func runDiff(ctx context.Context, o *diffOptions, args []string, s Streams) erro
 	}
 	guard, err := openGuard(ctx, o)
 	if err != nil {
-		out.abort()
+		out.Abort()
 		return err
 	}
 	st, err := countDiff(ins, guard.File)
@@ -138,7 +138,7 @@ func runDiff(ctx context.Context, o *diffOptions, args []string, s Streams) erro
 		refused = massDelete(st, ins[0].display, ins[1].display, limit)
 	}
 	if refused != nil {
-		out.abort() // nothing was written: -o FILE stays as it was
+		out.Abort() // nothing was written: -o FILE stays as it was
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -149,14 +149,14 @@ func runDiff(ctx context.Context, o *diffOptions, args []string, s Streams) erro
 	}
 	inputs, err := rewind(ins)
 	if err != nil {
-		out.abort()
+		out.Abort()
 		return failure(err)
 	}
 	return emitDiff(ctx, o, inputs, out, s)
 }
 
 // emitDiff prints the changes from OLD to NEW to out, then the stats.
-func emitDiff(ctx context.Context, o *diffOptions, inputs []*stream.Reader, out *outFile, s Streams) error {
+func emitDiff(ctx context.Context, o *diffOptions, inputs []*stream.Reader, out *output.File, s Streams) error {
 	w := ctxWriter{ctx, out}
 	var line []byte
 	st, err := stream.Diff(inputs[0], inputs[1], func(c stream.Change) error {

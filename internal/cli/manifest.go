@@ -24,7 +24,7 @@ type manifestEntry = output.ManifestEntry
 type manifest struct {
 	name    string      // FILE, for messages
 	policy  plan.Policy // the run's, for the notes that name flags
-	out     *outFile
+	out     *output.File
 	done    bool            // committed: abort does nothing
 	pending []manifestEntry // unreadable at listing, sorted by path, not yet written
 	line    []byte
@@ -35,7 +35,7 @@ func openManifest(name string, policy plan.Policy) (*manifest, error) {
 	if name == "" {
 		return nil, nil
 	}
-	out, err := openOutput(name, nil)
+	out, err := output.Open(name, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -253,29 +253,29 @@ func (m *manifest) writeLine(e manifestEntry) error {
 	return err
 }
 
-// commit writes what is pending and puts the manifest in place.
-func (m *manifest) commit() error {
+// Commit writes what is pending and puts the manifest in place.
+func (m *manifest) Commit() error {
 	if m == nil {
 		return nil
 	}
 	m.done = true
 	for _, e := range m.pending {
 		if err := m.writeLine(e); err != nil {
-			m.out.abort()
+			m.out.Abort()
 			return &manifestError{name: m.name, err: err}
 		}
 	}
 	m.pending = nil
-	if err := m.out.commit(); err != nil {
+	if err := m.out.Commit(); err != nil {
 		return &manifestError{name: m.name, err: err}
 	}
 	return nil
 }
 
-// abort leaves FILE as it was.
-func (m *manifest) abort() {
+// Abort leaves FILE as it was.
+func (m *manifest) Abort() {
 	if m != nil && !m.done {
 		m.done = true
-		m.out.abort()
+		m.out.Abort()
 	}
 }
