@@ -73,6 +73,13 @@ Symbolic links in folders are skipped unless -L; a link named is followed.
 Paths that name one file or folder (sr and a link to it) are chunked once,
 under the name without the link.
 
+castchunk's outputs are never inputs: -o's and --manifest's files, the file
+stdout is redirected to, the --cache folder, and any file that is exactly
+an earlier output (every line a record, a manifest entry or a diff's
+change; recognised by content, whatever its name: one line on stderr,
+"output" in the manifest). A file -o or --manifest would replace that is
+not exactly an earlier output (a source) is refused, status 2.
+
 The record format and the exit statuses: see 'castchunk --help'.`,
 		Example: `  castchunk chunk . | jq -r .path | uniq -c
   castchunk chunk --method sliding --max-size 1000 src/ > chunks.jsonl
