@@ -185,13 +185,13 @@ wrong_path "an empty folder" "$work/wrong.jsonl"
 # that the others are the smallest share; none when every file is at the
 # top.
 folder=$(jq -r 'select(.path | contains("/")) | .path | split("/")[0]' "$work/old.jsonl" | sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
-outside=$(jq -r --arg f "$folder/" 'select(.path | startswith($f) | not) | .path' "$work/old.jsonl" | head -1)
+outside=$(jq -r --arg f "$folder/" 'select(.path | startswith($f) | not) | .path' "$work/old.jsonl" | awk 'NR == 1')
 if [ -n "$folder" ] && [ -n "$outside" ]; then
-  # A sparse checkout of that folder.
+  # A sparse checkout of that folder, diffed there (as CI would).
   git -C "$tree" sparse-checkout set "$folder"
   cc chunk "${allow_empty[@]}" -o "$work/sparse.jsonl" .
-  git -C "$tree" sparse-checkout disable
   wrong_path "a sparse checkout of $folder/" "$work/sparse.jsonl"
+  git -C "$tree" sparse-checkout disable
   # A run narrowed to that folder in the full checkout.
   cc chunk "${allow_empty[@]}" -o "$work/narrow.jsonl" "$folder"
   wrong_path "chunk $folder in the full checkout" "$work/narrow.jsonl"
