@@ -191,6 +191,9 @@ func countDiff(ins []*rewindable, file func(stream.FileChange)) (stream.DiffStat
 // runs in (none outside git), and NEW's manifest when given.
 func openGuard(ctx context.Context, o *diffOptions) (*output.Guard, error) {
 	var manifest map[string]string
+	if o.manifest == "-" {
+		return nil, usageError("--manifest needs a file: stdin can hold one of the outputs")
+	}
 	if o.manifest != "" {
 		in, display, closeIn, err := openRecordInput(ctx, o.manifest, nil)
 		if err != nil {
