@@ -130,10 +130,12 @@ func Classify(r io.ReaderAt, size int64) Kind {
 }
 
 // allRecords reports whether every line of r is a record exactly as chunk
-// writes it (the decoder's Strict mode, then the record's own checks).
+// writes it, with whichever optional fields its flags asked for (the
+// decoder's Strict mode over every field, then the record's own checks).
 func allRecords(r io.Reader) bool {
 	d := record.NewDecoder(r)
 	d.Strict = true
+	d.Schema = record.All() // the optional fields too (--context, --embed-text, --tokenizer), in the encoder's order
 	d.MaxFileSize = -1
 	var rec record.Record
 	n := 0
