@@ -382,9 +382,15 @@ func (r *Report) WriteText(w io.Writer) error {
 		tw.Flush()
 	}
 	b.WriteString("\n" + wrap("verdict: "+r.Verdict.Text, "  ", 100))
-	b.WriteString("\nDefinitions:\n")
-	for _, d := range r.Definitions {
-		b.WriteString(wrap(d.Name+": "+d.Text, "  ", 100))
+	if len(r.Definitions) == 0 {
+		// The short form: the definitions are behind a flag (the JSON
+		// report and docs/retrieval.md always hold them).
+		b.WriteString("\nDefinitions: castchunk eval --definitions prints them (and --json holds them)\n")
+	} else {
+		b.WriteString("\nDefinitions:\n")
+		for _, d := range r.Definitions {
+			b.WriteString(wrap(d.Name+": "+d.Text, "  ", 100))
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
