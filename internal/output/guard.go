@@ -240,19 +240,11 @@ func (g *Guard) Refusal(oldName, newName string) error {
 	if !g.Applies() || g.nUncovered == 0 {
 		return nil
 	}
-	return fmt.Errorf("diff: %d %s of OLD (%s) %s still in the repository but not in NEW (%s): %s; NEW's run did not cover %s (a sparse checkout, narrowed arguments, --include/--exclude, a shard missing): refusing (chunk the whole checkout; give NEW's manifest with --manifest if chunk left %s out on purpose; --allow-mass-delete to delete %s anyway)",
+	return fmt.Errorf("diff: %d %s of OLD (%s) %s still in the repository but not in NEW (%s): %s; NEW's run did not cover %s (a sparse checkout, narrowed arguments, --include/--exclude, a shard missing): refusing (chunk the whole checkout; give NEW's manifest with --manifest if chunk left %s out on purpose; --allow-mass-delete to delete %s anyway); git at %s: %d deleted from the repository, %d left out on purpose",
 		g.nUncovered, plural(g.nUncovered, "file", "files"), oldName, plural(g.nUncovered, "is", "are"), newName,
 		strings.Join(g.uncovered, ", ")+more(g.nUncovered-len(g.uncovered)),
-		plural(g.nUncovered, "it", "them"), plural(g.nUncovered, "it", "them"), plural(g.nUncovered, "it", "them"))
-}
-
-// Summary is one line on what the guard found, for diff --stats.
-func (g *Guard) Summary() string {
-	if !g.Applies() {
-		return "guard: outside git (or outputs of another tree): --max-delete"
-	}
-	return fmt.Sprintf("guard: git at %s: %d files deleted from the repository, %d left out on purpose, %d not covered by NEW's run",
-		g.repo.Top, g.deleted, g.onPurpose, g.nUncovered)
+		plural(g.nUncovered, "it", "them"), plural(g.nUncovered, "it", "them"), plural(g.nUncovered, "it", "them"),
+		Quote(g.repo.Top), g.deleted, g.onPurpose)
 }
 
 func more(n int) string {
