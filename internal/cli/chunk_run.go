@@ -32,12 +32,12 @@ type chunkRun struct {
 	failed     bool // a chunker broke a guarantee: exit 1
 	fellBack   bool // a grammar failed on a file, chunked with the fallback: exit 4
 	bar        *progressbar.ProgressBar
-	listed     int             // files listed for this run (this shard's, with --shard)
-	unsharded  int             // files listed before --shard kept its own
-	records    int             // records written
-	manifest   *manifest       // --manifest; nil when not asked for
-	unlisted   []walk.Warning  // inputs the listing could not read, for the manifest
-	others     []manifestEntry // files listed for the manifest alone: hidden, symlinks, FIFOs (takeOthers)
+	listed     int                  // files listed for this run (this shard's, with --shard)
+	unsharded  int                  // files listed before --shard kept its own
+	records    int                  // records written
+	manifest   *output.ManifestFile // --manifest; nil when not asked for
+	unlisted   []walk.Warning       // inputs the listing could not read, for the manifest
+	others     []manifestEntry      // files listed for the manifest alone: hidden, symlinks, FIFOs (takeOthers)
 
 	cacheWrites int  // entries stored this run
 	cacheWarned bool // a cache write failed and the user was told
@@ -109,13 +109,13 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 		}
 		return failure(fmt.Errorf("cannot write output: %w", err))
 	}
-	if r.manifest, err = openManifest(cfg.manifest, cfg.pipeline.Plan); err != nil {
+	if r.manifest, err = openManifest(cfg.manifest); err != nil {
 		out.Abort()
 		return failure(fmt.Errorf("cannot write the manifest: %w", err))
 	}
 	defer r.manifest.Abort() // unless committed: an interrupted run leaves FILE as it was
-	r.manifest.unlisted(r.unlisted)
-	r.manifest.others(r.others)
+	r.manifest.Pending(unlistedEntries(r.unlisted))
+	r.manifest.Pending(r.others)
 	// A file that failed (a chunker broke a guarantee, a header too long
 	// for the budget) is named and left out, and the run exits 1; -o FILE
 	// and the manifest are still written with every other file, as stdout
@@ -316,7 +316,7 @@ func (r *chunkRun) write(ctx context.Context, jobs []pipeline.Job, out *output.F
 	if err == nil {
 		err = w.Close()
 	}
-	var me *manifestError
+	var me *output.ManifestError
 	if err != nil && ctx.Err() == nil && !closedPipe(err) && !errors.As(err, &me) {
 		err = fmt.Errorf("write output: %w", err)
 	}
@@ -344,7 +344,7 @@ func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 	}
 	if len(res.Spans) == 0 {
 		r.summary.Empty()
-		return r.manifest.add(res)
+		return r.addManifest(res)
 	}
 	f := record.File{Path: res.Job.Path, Language: res.Language, Method: res.Method.Name, Pieces: res.Method.Pieces, Src: res.Src, Extras: res.Extras, Regions: res.Regions, Cells: res.Cells}
 	err := w.WriteFile(f, res.Spans)
@@ -362,7 +362,7 @@ func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 	for _, s := range res.Spans {
 		r.summary.AddChunk(name, s.Size)
 	}
-	return r.manifest.add(res)
+	return r.addManifest(res)
 }
 
 // leftOut accounts for a file that is not written: in the manifest,
@@ -372,7 +372,7 @@ func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 // failed file makes the exit status 1; an unreadable file, or a file named
 // as an argument, 3.
 func (r *chunkRun) leftOut(res *pipeline.Result) error {
-	if err := r.manifest.add(res); err != nil {
+	if err := r.addManifest(res); err != nil {
 		return err
 	}
 	switch res.Outcome {
