@@ -8,12 +8,19 @@
 # on, apply the changes to a store (JSON Lines keyed by id: deleted ids
 # dropped, added records added or replaced), and check the invariant: the
 # store's (id, language, host_language) set equals a fresh chunk's. One line
-# a commit. Then the guard is shown stopping a wrong-path run: an empty
-# folder chunked and diffed against the last output must exit 5.
+# a commit. diff runs in the checkout, as a CI step runs it: git tells its
+# guard which files were deleted. Then two release jumps, from the last
+# commit to the one before it that the last two tags of the window (else
+# the oldest commit with records) name and back, each applied and checked
+# like a commit, without --allow-mass-delete. Then the guard is shown
+# stopping the wrong paths, each diffed against the last output, each of
+# which must exit 5 and print nothing whatever share it deletes: an empty
+# folder chunked; a sparse checkout of one folder; a run narrowed to one
+# folder in the full tree.
 #
 # Needs git, jq, coreutils and castchunk. Exit status: 0 every commit OK;
-# 1 a mismatch, or the guard did not stop the wrong-path run; 2 usage;
-# 5 diff refused a commit's changes (--max-delete); other: a command failed.
+# 1 a mismatch, or the guard did not stop a wrong path; 2 usage;
+# 5 diff refused a commit's changes or a jump; other: a command failed.
 set -euo pipefail
 
 usage() {
@@ -103,13 +110,16 @@ mapfile -t commits < <(git -C "$repo" rev-list --first-parent --reverse -n "$n" 
 : >"$work/store.jsonl"
 printf '%-12s %7s %7s %7s  %s\n' commit added deleted store check
 mismatches=0
-for c in "${commits[@]}"; do
+# step checks out $1, chunks it, diffs the last output against it in the
+# checkout (as CI runs it), applies the changes and checks the store. $2
+# labels the line (the commit, or a jump). A refused diff ends the loop.
+step() {
+  local c=$1 label=$2 rc=0
   git -C "$tree" checkout -q --detach "$c"
   chunk_commit "$work/new.jsonl"
-  rc=0
-  "$bin" diff "${maxdel[@]}" -o "$work/changes.jsonl" "$work/old.jsonl" "$work/new.jsonl" 2>"$work/log" || rc=$?
+  (cd "$tree" && "$bin" diff "${maxdel[@]}" -o "$work/changes.jsonl" "$work/old.jsonl" "$work/new.jsonl") 2>"$work/log" || rc=$?
   if [ "$rc" -ne 0 ]; then
-    printf '%-12s %7s %7s %7s  %s\n' "${c:0:12}" - - "$(wc -l <"$work/store.jsonl")" "REFUSED (diff status $rc)"
+    printf '%-12s %7s %7s %7s  %s\n' "$label" - - "$(wc -l <"$work/store.jsonl")" "REFUSED (diff status $rc)"
     cat "$work/log" >&2
     exit "$rc"
   fi
@@ -124,27 +134,73 @@ for c in "${commits[@]}"; do
     check="MISMATCH ($stale stale, $missing missing)"
     mismatches=$((mismatches + 1))
   fi
-  printf '%-12s %7d %7d %7d  %s\n' "${c:0:12}" "$added" "$deleted" "$(wc -l <"$work/store.jsonl")" "$check"
+  printf '%-12s %7d %7d %7d  %s\n' "$label" "$added" "$deleted" "$(wc -l <"$work/store.jsonl")" "$check"
   mv "$work/new.jsonl" "$work/old.jsonl"
+}
+first_with_records=
+for c in "${commits[@]}"; do
+  step "$c" "${c:0:12}"
+  if [ -z "$first_with_records" ] && [ -s "$work/old.jsonl" ]; then first_with_records=$c; fi
 done
+last=${commits[${#commits[@]}-1]}
 
-# The guard: a wrong path (an empty folder) chunked, then diffed against
-# the last output, must be refused with status 5 and print nothing.
+# Release jumps, both ways: to the older of the last two tags in the
+# window (else the oldest commit with records) and back to the last
+# commit. Whatever share they replace, git confirms the deletions.
+mapfile -t tags < <(for c in "${commits[@]}"; do git -C "$repo" tag --points-at "$c"; done)
+from=$first_with_records
+if [ "${#tags[@]}" -ge 2 ]; then
+  from=$(git -C "$repo" rev-parse "${tags[${#tags[@]}-2]}^{commit}")
+  echo "release jumps: ${tags[${#tags[@]}-1]} -> ${tags[${#tags[@]}-2]} -> back"
+fi
+if [ -n "$from" ] && [ "$from" != "$last" ]; then
+  step "$from" "jump ${from:0:7}"
+  step "$last" "back ${last:0:7}"
+fi
+
+# wrong_path NAME NEW: NEW (a wrong path's output) diffed against the last
+# output in the full checkout must be refused, status 5, nothing printed.
+wrong_path() {
+  local name=$1 new=$2 diff_rc=0 share
+  (cd "$tree" && "$bin" diff "${maxdel[@]}" "$work/old.jsonl" "$new") >"$work/wrong-changes.jsonl" 2>"$work/log" || diff_rc=$?
+  share=$(jq -s --slurpfile o "$work/old.jsonl" '($o | map(.id)) - map(.id) | length' "$new")
+  echo "wrong path: $name: $(wc -l <"$new") records, $share of the last output's $(wc -l <"$work/old.jsonl") chunks deleted; diff against the last output: status $diff_rc, $(wc -l <"$work/wrong-changes.jsonl") changes printed"
+  sed 's/^/  /' "$work/log"
+  if [ ! -s "$work/old.jsonl" ]; then
+    echo "  (the last output was empty: nothing to guard)"
+  elif [ "$diff_rc" -ne 5 ] || [ -s "$work/wrong-changes.jsonl" ]; then
+    echo "reindex-loop: the mass-delete guard did not stop the wrong path ($name)" >&2
+    exit 1
+  fi
+}
+
+# An empty folder chunked.
 mkdir "$work/empty"
 chunk_rc=0
 (cd "$work/empty" && "$bin" chunk -o "$work/wrong.jsonl" .) 2>/dev/null || chunk_rc=$?
-diff_rc=0
-"$bin" diff "${maxdel[@]}" "$work/old.jsonl" "$work/wrong.jsonl" >"$work/wrong-changes.jsonl" 2>"$work/log" || diff_rc=$?
-echo "wrong path: chunk of an empty folder: status $chunk_rc, $(wc -l <"$work/wrong.jsonl") records; diff against the last output: status $diff_rc, $(wc -l <"$work/wrong-changes.jsonl") changes printed"
-sed 's/^/  /' "$work/log"
-if [ ! -s "$work/old.jsonl" ]; then
-  echo "  (the last output was empty: nothing to guard)"
-elif [ "$diff_rc" -ne 5 ] || [ -s "$work/wrong-changes.jsonl" ]; then
-  echo "reindex-loop: the mass-delete guard did not stop the wrong-path run" >&2
-  exit 1
+echo "wrong path: chunk of an empty folder: status $chunk_rc"
+wrong_path "an empty folder" "$work/wrong.jsonl"
+
+# One folder of the last commit: the one holding most of its chunks, so
+# that the others are the smallest share; none when every file is at the
+# top.
+folder=$(jq -r 'select(.path | contains("/")) | .path | split("/")[0]' "$work/old.jsonl" | sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
+outside=$(jq -r --arg f "$folder/" 'select(.path | startswith($f) | not) | .path' "$work/old.jsonl" | awk 'NR == 1')
+if [ -n "$folder" ] && [ -n "$outside" ]; then
+  # A sparse checkout of that folder, diffed there (as CI would).
+  git -C "$tree" sparse-checkout set "$folder"
+  cc chunk "${allow_empty[@]}" -o "$work/sparse.jsonl" .
+  wrong_path "a sparse checkout of $folder/" "$work/sparse.jsonl"
+  git -C "$tree" sparse-checkout disable
+  # A run narrowed to that folder in the full checkout.
+  cc chunk "${allow_empty[@]}" -o "$work/narrow.jsonl" "$folder"
+  wrong_path "chunk $folder in the full checkout" "$work/narrow.jsonl"
+else
+  echo "wrong path: no folder with files outside it: no sparse or narrowed run to try"
 fi
+
 if [ "$mismatches" -gt 0 ]; then
-  echo "reindex-loop: $mismatches of ${#commits[@]} commits: the store is not a fresh chunk" >&2
+  echo "reindex-loop: $mismatches of the ${#commits[@]} commits and the jumps: the store is not a fresh chunk" >&2
   exit 1
 fi
-echo "all ${#commits[@]} commits OK"
+echo "all ${#commits[@]} commits and the jumps OK"

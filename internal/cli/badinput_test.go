@@ -378,10 +378,10 @@ func TestBadOutputDevFull(t *testing.T) {
 	badCheck(t, stderr, code, "castchunk: write output: write /dev/full: no space left on device\n", 1)
 }
 
-// badPrevious is the content of an output file from an earlier run.
-// badPrevious is an earlier run's output: inside the tree it is left out
-// of the inputs, as any earlier output is.
-const badPrevious = "{\"id\":\"0\",\"path\":\"previous run\"}\n"
+// badPrevious is an earlier run's output, exactly a record as chunk
+// writes it: inside the tree it is left out of the inputs, as any earlier
+// output is (a file that merely starts like one would be refused).
+const badPrevious = `{"id":"1ab61e21b11fe21abfdf04fd03386a4a","path":"previous.py","language":"python","method":"cast","index":0,"start_line":1,"end_line":2,"start_byte":0,"end_byte":22,"size":14,"languages":["python"],"content":"def f():\n    return 1\n"}` + "\n"
 
 // badOutputDir makes out/out.jsonl hold badPrevious and returns its path.
 func badOutputDir(t *testing.T, dir string) string {

@@ -19,6 +19,7 @@ import (
 	"github.com/castchunk/castchunk/internal/enrich"
 	"github.com/castchunk/castchunk/internal/lang"
 	"github.com/castchunk/castchunk/internal/method"
+	"github.com/castchunk/castchunk/internal/output"
 	"github.com/castchunk/castchunk/internal/pipeline"
 	"github.com/castchunk/castchunk/internal/plan"
 	"github.com/castchunk/castchunk/internal/record"
@@ -72,6 +73,13 @@ Symbolic links in folders are skipped unless -L; a link named is followed.
 Paths that name one file or folder (sr and a link to it) are chunked once,
 under the name without the link.
 
+castchunk's outputs are never inputs: -o's and --manifest's files, the file
+stdout is redirected to, the --cache folder, and any file that is exactly
+an earlier output (every line a record, a manifest entry or a diff's
+change; recognised by content, whatever its name: one line on stderr,
+"output" in the manifest). A file -o or --manifest would replace that is
+not exactly an earlier output (a source) is refused, status 2.
+
 The record format and the exit statuses: see 'castchunk --help'.`,
 		Example: `  castchunk chunk . | jq -r .path | uniq -c
   castchunk chunk --method sliding --max-size 1000 src/ > chunks.jsonl
@@ -99,7 +107,7 @@ The record format and the exit statuses: see 'castchunk --help'.`,
 	f.StringVar(&o.manifest, "manifest", "", "write one JSON object per file met to `FILE` (atomically): its path, status (chunked, or why it was left out), language, chunks, syntax errors")
 	f.StringVar(&o.format, "format", record.FormatNames()[0], "output `FORMAT`: "+strings.Join(record.FormatNames(), ", "))
 	f.BoolVar(&o.stats, "stats", false, "print a summary to stderr when done")
-	f.BoolVar(&o.allowEmpty, "allow-empty", false, "a run that writes no record exits 0 (without it, nothing chunked is an error, exit 1: most often a wrong path or checkout)")
+	f.BoolVar(&o.allowEmpty, "allow-empty", false, "a run that writes no record exits 0 (without it, nothing chunked is an error, exit 1: most often an empty checkout; a wrong path is status 3 either way)")
 	f.BoolVar(&o.inProcess, "in-process", false, "run the grammars in this process instead of worker processes: no isolation from a grammar that crashes or runs away; for measuring what the isolation costs")
 	f.DurationVar(&o.parseTimeout, "parse-timeout", 0, "give up parsing a file after `DURATION` and chunk it with sliding windows (0: no limit; a timeout makes output depend on the machine's load)")
 	f.BoolVar(&o.noProgress, "no-progress", false, "never show the progress bar (it shows only when stderr is a terminal and the records go elsewhere)")
@@ -204,7 +212,7 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 	switch {
 	case o.manifest == "-":
 		return nil, usageError("--manifest needs a file: stdout holds the records")
-	case o.manifest != "" && o.output != "" && o.output != "-" && sameOutput(o.manifest, o.output):
+	case o.manifest != "" && o.output != "" && o.output != "-" && output.Same(o.manifest, o.output):
 		return nil, usageError("--manifest %s and -o %s are one file: give each its own", quoteName(o.manifest), quoteName(o.output))
 	case o.manifest != "" && (o.output == "" || o.output == "-") && sameAsStream(o.manifest, cmd.OutOrStdout()):
 		return nil, usageError("--manifest %s is stdout, which holds the records: give it a file of its own", quoteName(o.manifest))

@@ -15,6 +15,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/castchunk/castchunk/internal/output"
 	"github.com/castchunk/castchunk/internal/pipeline"
 	"github.com/castchunk/castchunk/internal/plan"
 	"github.com/castchunk/castchunk/internal/record"
@@ -31,17 +32,18 @@ type chunkRun struct {
 	failed     bool // a chunker broke a guarantee: exit 1
 	fellBack   bool // a grammar failed on a file, chunked with the fallback: exit 4
 	bar        *progressbar.ProgressBar
-	listed     int             // files listed for this run (this shard's, with --shard)
-	unsharded  int             // files listed before --shard kept its own
-	records    int             // records written
-	manifest   *manifest       // --manifest; nil when not asked for
-	unlisted   []walk.Warning  // inputs the listing could not read, for the manifest
-	others     []manifestEntry // files listed for the manifest alone: hidden, symlinks, FIFOs (takeOthers)
+	listed     int                  // files listed for this run (this shard's, with --shard)
+	unsharded  int                  // files listed before --shard kept its own
+	records    int                  // records written
+	manifest   *output.ManifestFile // --manifest; nil when not asked for
+	unlisted   []walk.Warning       // inputs the listing could not read, for the manifest
+	others     []manifestEntry      // files listed for the manifest alone: hidden, symlinks, FIFOs (takeOthers)
 
 	cacheWrites int  // entries stored this run
 	cacheWarned bool // a cache write failed and the user was told
 
 	generatedSkipped, vendoredSkipped int // told once each, at the end
+	generatedText                     int // of generatedSkipped, those no grammar parses: --all-text too
 	binarySkipped                     int // with --all-text, binary files met while walking: told once, at the end
 
 	// notices are the pipeline's words on the whole run (Config.Notice),
@@ -89,13 +91,19 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 	if err := settleTokenizer(cfg.pipeline.Enrich, cfg.pipeline.Cache); err != nil {
 		return err
 	}
-	if jobs, err = dropOutput("-o", cfg.output, jobs); err != nil {
-		return err
+	if jobs, err = output.DropOutput("-o", cfg.output, jobs); err != nil {
+		return usageError("%v", err)
 	}
-	if jobs, err = dropOutput("--manifest", cfg.manifest, jobs); err != nil {
-		return err
+	if jobs, err = output.DropOutput("--manifest", cfg.manifest, jobs); err != nil {
+		return usageError("%v", err)
 	}
-	jobs = dropFolder(cfg.cacheDir, jobs)
+	if cfg.output == "" || cfg.output == "-" {
+		if jobs, err = output.DropStdout(s.Out, jobs); err != nil {
+			return usageError("%v", err)
+		}
+	}
+	jobs = output.DropFolder(cfg.cacheDir, jobs)
+	jobs = r.dropEarlier(jobs)
 	r.listed = len(jobs)
 	out, err := openOutputCtx(ctx, cfg.output, s.Out)
 	if err != nil {
@@ -104,13 +112,13 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 		}
 		return failure(fmt.Errorf("cannot write output: %w", err))
 	}
-	if r.manifest, err = openManifest(cfg.manifest, cfg.pipeline.Plan); err != nil {
-		out.abort()
+	if r.manifest, err = openManifest(cfg.manifest); err != nil {
+		out.Abort()
 		return failure(fmt.Errorf("cannot write the manifest: %w", err))
 	}
-	defer r.manifest.abort() // unless committed: an interrupted run leaves FILE as it was
-	r.manifest.unlisted(r.unlisted)
-	r.manifest.others(r.others)
+	defer r.manifest.Abort() // unless committed: an interrupted run leaves FILE as it was
+	r.manifest.Pending(unlistedEntries(r.unlisted))
+	r.manifest.Pending(r.others)
 	// A file that failed (a chunker broke a guarantee, a header too long
 	// for the budget) is named and left out, and the run exits 1; -o FILE
 	// and the manifest are still written with every other file, as stdout
@@ -118,10 +126,34 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 	return finishOutput(ctx, out, r.write(ctx, jobs, out), r.finish)
 }
 
+// dropEarlier leaves out of the listing the earlier outputs of castchunk
+// under any name (old.jsonl, changes.jsonl in the tree: exactly an
+// output, package output's rules), each named on stderr and listed in the
+// manifest as "output". Only a file that would be chunked is looked at
+// (output.MayBeEarlier), and only one whose first bytes can start an
+// output is read whole. A file named as an argument is chunked:
+// the user asked for it.
+func (r *chunkRun) dropEarlier(jobs []pipeline.Job) []pipeline.Job {
+	kept := jobs[:0]
+	for _, j := range jobs {
+		if output.MayBeEarlier(j, r.cfg.pipeline.Plan.Text) {
+			if k := output.Earlier(j.OSPath); k != output.None {
+				note := "an earlier output of castchunk (" + k.String() + "): never an input"
+				r.warn(j.Path, note+"; left out")
+				r.summary.Skip(plan.Output.String())
+				r.others = append(r.others, manifestEntry{Path: j.Path, Status: plan.Output.String(), Note: note})
+				continue
+			}
+		}
+		kept = append(kept, j)
+	}
+	return kept
+}
+
 // finish ends a run whose records are written: the cache pruned and
 // closed, what was left out summed up, --stats, and the exit status.
 func (r *chunkRun) finish() error {
-	if err := r.manifest.commit(); err != nil {
+	if err := r.manifest.Commit(); err != nil {
 		return failure(err)
 	}
 	r.pruneCache()
@@ -273,7 +305,7 @@ func sameFile(a, b string) bool {
 
 // write runs the pipeline into the output format; finishOutput (or abort)
 // then decides what becomes of the output.
-func (r *chunkRun) write(ctx context.Context, jobs []pipeline.Job, out *output) error {
+func (r *chunkRun) write(ctx context.Context, jobs []pipeline.Job, out *output.File) error {
 	w, err := r.cfg.format.New(out, r.cfg.schema)
 	if err != nil {
 		return fmt.Errorf("write output: %w", err)
@@ -287,7 +319,7 @@ func (r *chunkRun) write(ctx context.Context, jobs []pipeline.Job, out *output) 
 	if err == nil {
 		err = w.Close()
 	}
-	var me *manifestError
+	var me *output.ManifestError
 	if err != nil && ctx.Err() == nil && !closedPipe(err) && !errors.As(err, &me) {
 		err = fmt.Errorf("write output: %w", err)
 	}
@@ -315,7 +347,7 @@ func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 	}
 	if len(res.Spans) == 0 {
 		r.summary.Empty()
-		return r.manifest.add(res)
+		return r.addManifest(res)
 	}
 	f := record.File{Path: res.Job.Path, Language: res.Language, Method: res.Method.Name, Pieces: res.Method.Pieces, Src: res.Src, Extras: res.Extras, Regions: res.Regions, Cells: res.Cells}
 	err := w.WriteFile(f, res.Spans)
@@ -333,7 +365,7 @@ func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 	for _, s := range res.Spans {
 		r.summary.AddChunk(name, s.Size)
 	}
-	return r.manifest.add(res)
+	return r.addManifest(res)
 }
 
 // leftOut accounts for a file that is not written: in the manifest,
@@ -343,7 +375,7 @@ func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 // failed file makes the exit status 1; an unreadable file, or a file named
 // as an argument, 3.
 func (r *chunkRun) leftOut(res *pipeline.Result) error {
-	if err := r.manifest.add(res); err != nil {
+	if err := r.addManifest(res); err != nil {
 		return err
 	}
 	switch res.Outcome {
@@ -353,8 +385,9 @@ func (r *chunkRun) leftOut(res *pipeline.Result) error {
 	case plan.Unsupported:
 		r.summary.Unsupported(res.Job.Path)
 	case plan.Generated:
-		if res.Language != "" { // else no grammar: --include-generated alone would not chunk it
-			r.generatedSkipped++
+		r.generatedSkipped++
+		if res.Language == "" { // no grammar (uv.lock): --include-generated alone would not chunk it
+			r.generatedText++
 		}
 		r.summary.Skip(res.Outcome.String())
 	case plan.Vendored:
@@ -382,14 +415,22 @@ func (r *chunkRun) leftOut(res *pipeline.Result) error {
 
 // tellSkipped says, once per reason, how many files were left out on
 // purpose and how to bring them back.
+//
+// A generated file no grammar parses (a lock file: uv.lock, Cargo.lock)
+// is told in the generated line too, with the --all-text it also needs.
 func (r *chunkRun) tellSkipped() {
-	for _, n := range []struct {
-		count      int
-		what, flag string
-	}{{r.generatedSkipped, "generated", "--include-generated"}, {r.vendoredSkipped, "vendored", "--include-vendored"}} {
-		if n.count > 0 {
-			fmt.Fprintf(r.s.Err, "castchunk: skipped %d %s %s (%s to chunk %s)\n", n.count, n.what, plural(n.count, "file", "files"), n.flag, plural(n.count, "it", "them"))
-		}
+	gen, text := r.generatedSkipped, r.generatedText
+	switch {
+	case gen == 0:
+	case text == 0:
+		fmt.Fprintf(r.s.Err, "castchunk: skipped %d generated %s (--include-generated to chunk %s)\n", gen, plural(gen, "file", "files"), plural(gen, "it", "them"))
+	case text == gen:
+		fmt.Fprintf(r.s.Err, "castchunk: skipped %d generated %s (--include-generated --all-text to chunk %s)\n", gen, plural(gen, "file", "files"), plural(gen, "it", "them"))
+	default:
+		fmt.Fprintf(r.s.Err, "castchunk: skipped %d generated files (--include-generated to chunk them; --all-text too for the %d no grammar parses)\n", gen, text)
+	}
+	if n := r.vendoredSkipped; n > 0 {
+		fmt.Fprintf(r.s.Err, "castchunk: skipped %d vendored %s (--include-vendored to chunk %s)\n", n, plural(n, "file", "files"), plural(n, "it", "them"))
 	}
 	if n := r.binarySkipped; n > 0 {
 		lists := "--manifest FILE lists " + plural(n, "it", "them")

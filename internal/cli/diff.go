@@ -11,13 +11,15 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/castchunk/castchunk/internal/record"
+	"github.com/castchunk/castchunk/internal/output"
 	"github.com/castchunk/castchunk/internal/stream"
 )
 
 // diffOptions are the flags of `castchunk diff`.
 type diffOptions struct {
 	output          string
+	manifest        string // NEW's manifest, for the guard
+	maxDeleteSet    bool   // --max-delete given: it applies in git too
 	stats           bool
 	allowMassDelete bool
 	maxDelete       string
@@ -49,34 +51,52 @@ one gets a new one. Changes come file by file in path order, deletions first.
 Memory is bounded by the largest file's records, not by the outputs.
 
 The mass-delete guard: diff refuses to print any change (nothing on stdout,
--o FILE left as it was, status 5) when NEW has no records and OLD has some,
-or when it would delete more than --max-delete of OLD's chunks. An ordinary
-commit replaces a few percent of an index (0.6% a commit over 10 commits of
-two real projects); losing more than half of it is a wrong path, an empty
-or partial checkout, or a rebuild (another --max-size, say), and a rebuild
-is deliberate: give --allow-mass-delete. (In an index of a few files one
-commit can cross half: raise --max-delete there.)
+-o FILE left as it was, status 5) when NEW's run did not cover the tree. It
+knows why each file of OLD that NEW lacks left, from git, asked in the
+checkout diff runs in (run it there, as a CI step does):
+
+  - a file git no longer lists (deleted from the commit that was chunked,
+    or from the working tree) is a deletion, whatever the share: a jump
+    between two releases passes;
+  - a file the repository still has is not: outside a sparse checkout,
+    outside NEW's arguments or --include/--exclude, a shard missing from
+    the merge. The diff is refused however few they are, naming them;
+  - unless NEW's run left it out on purpose: NEW's manifest says so
+    (--manifest FILE: binary, generated, too large, ...), or without it
+    castchunk's default rules do (no grammar, binary, generated,
+    vendored, white space only).
+
+This evidence applies when most of NEW's files are listed by git there.
+Outside git (or for outputs of another tree, or NEW empty) the guard is a
+plain backstop: it refuses when NEW has no records and OLD has some, or
+when diff would delete more than --max-delete of OLD's chunks (given
+explicitly, --max-delete applies in git too). A deliberate rebuild or
+removal: --allow-mass-delete.
+
 To decide before printing, diff reads both inputs twice (a counting pass,
 then the changes); an input that is not a regular file (-, a FIFO, <(…))
 is copied to a temporary file as the first pass reads it, unlinked at once.
 
 Exit status: 0 when the inputs were read through (whatever the changes);
 1 when an input holds a line that is not a record, or is not in path
-order; 2 usage error; 3 an input cannot be opened; 5 refused by the
-mass-delete guard; 130 interrupted.`,
+order, or git fails; 2 usage error; 3 an input cannot be opened; 5 refused
+by the mass-delete guard; 130 interrupted.`,
 		Example: `  castchunk chunk -o new.jsonl . && castchunk diff old.jsonl new.jsonl > changes.jsonl
   castchunk diff --stats old.jsonl new.jsonl | jq -r 'select(.op == "delete") | .id'
+  castchunk diff --manifest files.jsonl old.jsonl new.jsonl   # NEW's manifest: files left out on purpose
   castchunk diff --allow-mass-delete old.jsonl rebuilt.jsonl > changes.jsonl   # a deliberate rebuild`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.maxDeleteSet = cmd.Flags().Changed("max-delete")
 			return runDiff(cmd.Context(), o, args, s)
 		},
 	}
 	f := cmd.Flags()
+	f.StringVar(&o.manifest, "manifest", "", "NEW's manifest (chunk --manifest, or merge of the shards'): a file it lists as left out on purpose (binary, generated, too large, …) is a deletion, one it does not list was not in NEW's run")
 	f.StringVarP(&o.output, "output", "o", "", "write the changes to `FILE` (atomically) instead of stdout")
 	f.BoolVar(&o.stats, "stats", false, "print the counts of chunks added, deleted, relabelled and unchanged, and of files added, deleted, changed and unchanged, to stderr")
 	f.BoolVar(&o.allowMassDelete, "allow-mass-delete", false, "print the changes however many chunks they delete, NEW empty included (a deliberate rebuild); reads the inputs once")
-	f.StringVar(&o.maxDelete, "max-delete", "50%", "refuse (status 5) to delete more than `PERCENT` of OLD's chunks: a number from 0 to 100, the % optional (25%, 12.5, 100: only an empty NEW is refused)")
+	f.StringVar(&o.maxDelete, "max-delete", "50%", "outside git (or given): refuse (status 5) to delete more than `PERCENT` of OLD's chunks: a number from 0 to 100, the % optional (25%, 12.5, 100: only an empty NEW is refused)")
 	return cmd
 }
 
@@ -102,12 +122,23 @@ func runDiff(ctx context.Context, o *diffOptions, args []string, s Streams) erro
 	if err != nil {
 		return err
 	}
-	st, err := countDiff(ins)
+	guard, err := openGuard(ctx, o)
+	if err != nil {
+		out.Abort()
+		return err
+	}
+	st, err := countDiff(ins, guard.File)
 	if err != nil {
 		return finishOutput(ctx, out, err, nil)
 	}
-	if refused := massDelete(st, ins[0].display, ins[1].display, limit); refused != nil {
-		out.abort() // nothing was written: -o FILE stays as it was
+	refused := guard.Refusal(ins[0].display, ins[1].display)
+	if refused != nil {
+		refused = &exitError{code: ExitMassDelete, err: refused}
+	} else if !guard.Applies() || o.maxDeleteSet { // outside git, --max-delete is the backstop
+		refused = massDelete(st, ins[0].display, ins[1].display, limit)
+	}
+	if refused != nil {
+		out.Abort() // nothing was written: -o FILE stays as it was
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -118,14 +149,14 @@ func runDiff(ctx context.Context, o *diffOptions, args []string, s Streams) erro
 	}
 	inputs, err := rewind(ins)
 	if err != nil {
-		out.abort()
+		out.Abort()
 		return failure(err)
 	}
 	return emitDiff(ctx, o, inputs, out, s)
 }
 
 // emitDiff prints the changes from OLD to NEW to out, then the stats.
-func emitDiff(ctx context.Context, o *diffOptions, inputs []*stream.Reader, out *output, s Streams) error {
+func emitDiff(ctx context.Context, o *diffOptions, inputs []*stream.Reader, out *output.File, s Streams) error {
 	w := ctxWriter{ctx, out}
 	var line []byte
 	st, err := stream.Diff(inputs[0], inputs[1], func(c stream.Change) error {
@@ -146,13 +177,38 @@ func printDiffStats(o *diffOptions, st stream.DiffStats, s Streams) error {
 	return err
 }
 
-// countDiff is diff's counting pass: the changes counted, none printed.
-func countDiff(ins []*rewindable) (stream.DiffStats, error) {
+// countDiff is diff's counting pass: the changes counted, none printed,
+// each file told to file (the guard).
+func countDiff(ins []*rewindable, file func(stream.FileChange)) (stream.DiffStats, error) {
 	inputs, err := rewind(ins)
 	if err != nil {
 		return stream.DiffStats{}, err
 	}
-	return stream.Diff(inputs[0], inputs[1], func(stream.Change) error { return nil })
+	return stream.DiffFiles(inputs[0], inputs[1], func(stream.Change) error { return nil }, file)
+}
+
+// openGuard gathers the guard's evidence: git, asked in the checkout diff
+// runs in (none outside git), and NEW's manifest when given.
+func openGuard(ctx context.Context, o *diffOptions) (*output.Guard, error) {
+	var manifest map[string]string
+	if o.manifest == "-" {
+		return nil, usageError("--manifest needs a file: stdin can hold one of the outputs")
+	}
+	if o.manifest != "" {
+		in, display, closeIn, err := openRecordInput(ctx, o.manifest, nil)
+		if err != nil {
+			return nil, err
+		}
+		defer closeIn()
+		if manifest, err = output.ReadManifest(in, display); err != nil {
+			return nil, failure(err)
+		}
+	}
+	repo, err := output.OpenRepo(ctx, ".")
+	if err != nil {
+		return nil, failure(err)
+	}
+	return output.NewGuard(repo, manifest), nil
 }
 
 // massDelete is the guard of an unattended re-index: it refuses (status 5)
@@ -313,20 +369,10 @@ func (w spoolWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// changeLine is one line of diff's output.
+// changeLine is one line of diff's output (package output spells it).
 func changeLine(dst []byte, c stream.Change) []byte {
 	if c.Add {
-		dst = append(dst, `{"op":"add",`...)
-		if c.Reason != "" {
-			dst = append(dst, `"reason":`...)
-			dst = append(record.AppendQuoted(dst, c.Reason), ',')
-		}
-		dst = append(dst, c.Record[1:]...) // the record without its '{'
-		return append(dst, '\n')
+		return output.AppendAdd(dst, c.Reason, c.Record)
 	}
-	dst = append(dst, `{"op":"delete","id":`...)
-	dst = record.AppendQuoted(dst, c.ID)
-	dst = append(dst, `,"path":`...)
-	dst = record.AppendQuoted(dst, c.Path)
-	return append(dst, "}\n"...)
+	return output.AppendDelete(dst, c.ID, c.Path)
 }

@@ -1,14 +1,12 @@
 package cli
 
 import (
-	"bytes"
-	"encoding/json"
 	"io"
 	"os"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/castchunk/castchunk/internal/output"
 	"github.com/castchunk/castchunk/internal/pipeline"
 	"github.com/castchunk/castchunk/internal/plan"
 	"github.com/castchunk/castchunk/internal/regular"
@@ -16,64 +14,26 @@ import (
 	"github.com/castchunk/castchunk/internal/walk"
 )
 
-// manifestEntry is one line of --manifest: a file the run met and what
-// became of it. The README's table of fields and statuses is the contract.
-type manifestEntry struct {
-	Path         string `json:"path"`
-	Status       string `json:"status"`   // "chunked", or why the file was left out (plan.Fate)
-	Language     string `json:"language"` // "" when not known
-	Method       string `json:"method"`   // the method that made its chunks; "" when left out
-	Chunks       int    `json:"chunks"`
-	SyntaxErrors bool   `json:"syntax_errors"`
-	Note         string `json:"note"` // what stderr said of it, or what no grammar parses; "" when nothing
-}
+// manifestEntry is one line of --manifest (package output declares it).
+type manifestEntry = output.ManifestEntry
 
-// manifest writes --manifest: one JSON object per file met, in path order,
-// to a file replaced atomically like -o. The files the listing could not
-// read (a missing argument, a dangling link) are merged in by path.
-type manifest struct {
-	name    string      // FILE, for messages
-	policy  plan.Policy // the run's, for the notes that name flags
-	out     *output
-	done    bool            // committed: abort does nothing
-	pending []manifestEntry // unreadable at listing, sorted by path, not yet written
-	line    bytes.Buffer
-}
-
-// openManifest opens --manifest FILE; nil when it is not asked for.
-func openManifest(name string, policy plan.Policy) (*manifest, error) {
+// openManifest opens --manifest FILE (package output writes it); nil when
+// it is not asked for.
+func openManifest(name string) (*output.ManifestFile, error) {
 	if name == "" {
 		return nil, nil
 	}
-	out, err := openOutput(name, nil)
-	if err != nil {
-		return nil, err
-	}
-	return &manifest{name: name, policy: policy, out: out}, nil
+	return output.OpenManifest(name)
 }
 
-// unlisted records the files the listing could not read, to be written in
-// path order among the results.
-func (m *manifest) unlisted(ws []walk.Warning) {
-	if m == nil {
-		return
-	}
+// unlistedEntries are the manifest entries of the files the listing could
+// not read.
+func unlistedEntries(ws []walk.Warning) []manifestEntry {
+	var es []manifestEntry
 	for _, w := range ws {
-		m.pending = append(m.pending, manifestEntry{Path: w.Path, Status: plan.Unreadable.String(), Note: w.Reason})
+		es = append(es, manifestEntry{Path: w.Path, Status: plan.Unreadable.String(), Note: w.Reason})
 	}
-	slices.SortStableFunc(m.pending, func(a, b manifestEntry) int { return strings.Compare(a.Path, b.Path) })
-}
-
-// others records the entries of the files the walk listed for the
-// manifest alone (takeOthers), to be written in path order among the
-// results.
-func (m *manifest) others(es []manifestEntry) {
-	if m == nil || len(es) == 0 {
-		return
-	}
-	m.pending = append(m.pending, es...)
-	slices.SortStableFunc(m.pending, func(a, b manifestEntry) int { return strings.Compare(a.Path, b.Path) })
-	m.pending = slices.CompactFunc(m.pending, func(a, b manifestEntry) bool { return a == b })
+	return es
 }
 
 // takeOthers takes the files listed for --manifest alone (walk.Options
@@ -188,9 +148,10 @@ func sameAsAny(osPath string, files []os.FileInfo) bool {
 	return err == nil && slices.ContainsFunc(files, func(o os.FileInfo) bool { return os.SameFile(fi, o) })
 }
 
-// add writes the entry of one pipeline result.
-func (m *manifest) add(res *pipeline.Result) error {
-	if m == nil {
+// addManifest writes the manifest entry of one pipeline result (none
+// when no manifest is asked for).
+func (r *chunkRun) addManifest(res *pipeline.Result) error {
+	if r.manifest == nil {
 		return nil
 	}
 	e := manifestEntry{Path: res.Job.Path, Status: res.Outcome.String(), Language: res.Language,
@@ -214,79 +175,10 @@ func (m *manifest) add(res *pipeline.Result) error {
 			e.Note = plan.BinaryMessage
 		case plan.Vendored:
 			e.Note = "--include-vendored chunks it"
-			if m.policy.GeneratedByName(res.Job.File) { // node_modules/
+			if r.cfg.pipeline.Plan.GeneratedByName(res.Job.File) { // node_modules/
 				e.Note = "--include-vendored --include-generated chunks it"
 			}
 		}
 	}
-	if err := m.write(e); err != nil {
-		return &manifestError{name: m.name, err: err}
-	}
-	return nil
-}
-
-// manifestError is a failed write of the manifest: said as such, not as a
-// failed write of the records.
-type manifestError struct {
-	name string
-	err  error
-}
-
-func (e *manifestError) Error() string { return "write manifest " + e.name + ": " + e.err.Error() }
-func (e *manifestError) Unwrap() error { return e.err }
-
-// write writes e after the pending entries whose paths sort before it.
-func (m *manifest) write(e manifestEntry) error {
-	for len(m.pending) > 0 && m.pending[0].Path < e.Path {
-		if err := m.writeLine(m.pending[0]); err != nil {
-			return err
-		}
-		m.pending = m.pending[1:]
-	}
-	return m.writeLine(e)
-}
-
-// writeLine writes e as one JSON line. A path that is not valid UTF-8 (no
-// record carries one: such a file is skipped) is written in Go's quoted
-// form, as stderr names it: encoding/json would write U+FFFD for each bad
-// byte, and two such names would read as one.
-func (m *manifest) writeLine(e manifestEntry) error {
-	if !utf8.ValidString(e.Path) {
-		e.Path = quoteName(e.Path)
-	}
-	m.line.Reset()
-	enc := json.NewEncoder(&m.line)
-	enc.SetEscapeHTML(false) // "<" and ">" as they are, as in records
-	if err := enc.Encode(e); err != nil {
-		return err
-	}
-	_, err := m.out.Write(m.line.Bytes())
-	return err
-}
-
-// commit writes what is pending and puts the manifest in place.
-func (m *manifest) commit() error {
-	if m == nil {
-		return nil
-	}
-	m.done = true
-	for _, e := range m.pending {
-		if err := m.writeLine(e); err != nil {
-			m.out.abort()
-			return &manifestError{name: m.name, err: err}
-		}
-	}
-	m.pending = nil
-	if err := m.out.commit(); err != nil {
-		return &manifestError{name: m.name, err: err}
-	}
-	return nil
-}
-
-// abort leaves FILE as it was.
-func (m *manifest) abort() {
-	if m != nil && !m.done {
-		m.done = true
-		m.out.abort()
-	}
+	return r.manifest.Write(e)
 }

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -52,6 +53,25 @@ func TestReindexLoopScript(t *testing.T) {
 				!strings.Contains(out, "refusing to delete them all") {
 				t.Errorf("the guard did not stop the wrong-path run:\n%s", out)
 			}
+			// The release jumps pass without --allow-mass-delete, the
+			// store a fresh chunk after each.
+			jumps := regexp.MustCompile(`(?m)^(jump|back) [0-9a-f]{7} +\d+ +\d+ +\d+  OK$`).FindAllString(out, -1)
+			if !strings.Contains(out, "release jumps: v2 -> v1 -> back") || len(jumps) != 2 {
+				t.Errorf("the release jumps v2 -> v1 -> v2 did not pass:\n%s", out)
+			}
+			// A sparse checkout and a narrowed run are refused, at a
+			// share the old counting guard let through.
+			for _, name := range []string{"a sparse checkout of pkg/", "chunk pkg in the full checkout"} {
+				re := regexp.MustCompile(`(?m)^wrong path: ` + regexp.QuoteMeta(name) + `: \d+ records, (\d+) of the last output's (\d+) chunks deleted; diff against the last output: status 5, 0 changes printed$`)
+				m := re.FindStringSubmatch(out)
+				if m == nil {
+					t.Errorf("%s was not refused:\n%s", name, out)
+					continue
+				}
+				if del, all := atoi(t, m[1]), atoi(t, m[2]); del*2 >= all {
+					t.Errorf("%s deletes %d of %d chunks: the test wants a share under half", name, del, all)
+				}
+			}
 		})
 	}
 	t.Run("lost deletions", func(t *testing.T) {
@@ -82,8 +102,19 @@ func runLoop(t *testing.T, script string, args ...string) (string, int) {
 	return string(out), cmd.ProcessState.ExitCode()
 }
 
-// loopHistory makes a git repository of 7 commits: files added, edited,
-// renamed and deleted, none replacing more than a fifth of the chunks.
+// atoi reads a number the script printed.
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// loopHistory makes a git repository of 8 commits: files added, edited,
+// renamed and deleted, none replacing more than a fifth of the chunks,
+// then a release (tag v2) that replaces most of them, since v1.
 func loopHistory(t *testing.T) string {
 	dir := t.TempDir()
 	git := func(args ...string) {
@@ -125,6 +156,7 @@ func loopHistory(t *testing.T) string {
 		write(fmt.Sprintf("pkg/m%d.py", i), 6, i)
 	}
 	commit("add eight modules")
+	git("tag", "v1")
 	write("pkg/m2.py", 6, 20) // every function edited
 	write("pkg/m5.py", 7, 5)  // one function added
 	commit("edit two")
@@ -137,5 +169,11 @@ func loopHistory(t *testing.T) string {
 	write("pkg/m0.py", 5, 0) // the last function dropped
 	write("lib/more.py", 3, 40)
 	commit("edit and add")
+	for _, m := range []int{0, 1, 2, 4, 5, 6} { // a release: most functions rewritten
+		write(fmt.Sprintf("pkg/m%d.py", m), 6, 100+m)
+	}
+	git("rm", "-q", "lib/more.py")
+	commit("rewrite for v2")
+	git("tag", "v2")
 	return dir
 }

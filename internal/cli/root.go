@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"os/signal"
@@ -193,8 +194,8 @@ func Main(ctx context.Context, args []string, s Streams) (code int) {
 		fmt.Fprintln(s.Err, "castchunk: interrupted")
 		return ExitInterrupted
 	}
-	if err == nil {
-		return ExitOK
+	if err == nil || stdoutClosed(err) {
+		return ExitOK // a reader that went away (| head) is no failure, in any command
 	}
 	var ee *exitError
 	if !errors.As(err, &ee) { // cobra's own errors: an unknown command, a wrong number of arguments
@@ -215,6 +216,15 @@ func Main(ctx context.Context, args []string, s Streams) (code int) {
 		}
 	}
 	return ee.code
+}
+
+// stdoutClosed reports an error that is a write to stdout after its
+// reader went away (`castchunk languages | head -1`): the command stops
+// quietly with status 0, as a filter should. Only stdout's own write
+// counts: a broken pipe elsewhere (a worker's) is a failure.
+func stdoutClosed(err error) bool {
+	var pe *fs.PathError
+	return closedPipe(err) && errors.As(err, &pe) && pe.Path == os.Stdout.Name()
 }
 
 // completeValues offers values for a flag in shell completion.
@@ -249,7 +259,8 @@ fields in this order (the optional ones only when a flag asks for them):
 Exit status: 0 all good; 1 failure (chunk: also when some files failed, each
 named and left out, the others written, and when nothing was chunked unless
 --allow-empty; eval: no query kept); 2 usage error; 3 some inputs could not
-be read, or a file named as an argument was left out (chunk: the others'
+be read (a wrong path: an argument that names nothing, even when it is the
+only one), or a file named as an argument was left out (chunk: the others'
 output written); 4 chunk: every file written, but a grammar failed on some,
 chunked with sliding windows; 5 diff refused to delete most of the index
 (--allow-mass-delete); 130 interrupted; 134 a crash (the Go runtime's fatal

@@ -98,6 +98,10 @@ type Row struct {
 	// baseline.
 	Baseline *Config    `json:"baseline"`
 	Delta    []Estimate `json:"delta"`
+	// Versus holds the paired differences with the verdict's reference
+	// (what the user runs now: castchunk's defaults, or --baseline), row
+	// minus reference; empty for the reference itself.
+	Versus []Estimate `json:"versus_reference"`
 }
 
 // Number is a float written with four decimals.
@@ -137,6 +141,9 @@ var metricNames = map[string][]string{
 
 // report gathers the configurations' scores into a report.
 func report(opt *Options, p *queryPlan, configs []Config, results []*scores) *Report {
+	if opt.Reference == (Config{}) {
+		opt.Reference, opt.ReferenceName = Defaults(), "castchunk's defaults"
+	}
 	rep := &Report{
 		Path: opt.Path, Commit: p.commit, Seed: opt.Seed, Budget: opt.Budget, Resamples: opt.Resamples,
 		Baseline:    baselineName(opt.Baseline),
@@ -176,7 +183,8 @@ func report(opt *Options, p *queryPlan, configs []Config, results []*scores) *Re
 			return v
 		}
 		for ci, c := range configs {
-			row := Row{Config: c, N: len(idx), Metrics: []Estimate{}, Delta: []Estimate{}}
+			row := Row{Config: c, N: len(idx), Metrics: []Estimate{}, Delta: []Estimate{}, Versus: []Estimate{}}
+			ri := slices.Index(configs, opt.Reference)
 			live := 0
 			for _, i := range idx {
 				live += results[ci].live[i]
@@ -195,6 +203,9 @@ func report(opt *Options, p *queryPlan, configs []Config, results []*scores) *Re
 				if row.Baseline != nil {
 					row.Delta = append(row.Delta, bootstrap(v, column(results[bi], k), opt.Seed, name, opt.Resamples))
 				}
+				if ri >= 0 && ri != ci {
+					row.Versus = append(row.Versus, bootstrap(v, column(results[ri], k), opt.Seed, name, opt.Resamples))
+				}
 			}
 			src.Rows = append(src.Rows, row)
 		}
@@ -203,33 +214,37 @@ func report(opt *Options, p *queryPlan, configs []Config, results []*scores) *Re
 	if rep.Sources == nil {
 		rep.Sources = []Source{}
 	}
-	rep.Verdict = verdict(rep, configs, opt.Baseline)
+	rep.Verdict = verdict(rep, configs, opt.Reference, opt.ReferenceName)
 	if rep.Files.Skipped == nil {
 		rep.Files.Skipped = []Reason{}
 	}
 	return rep
 }
 
-// verdict picks, among the configurations compared with a baseline, those
-// measurably better than it: on some metric of some source the paired
-// difference's interval lies above 0, and on none below 0. Of these it
-// takes the one whose intervals' lower ends sum highest (the most the
-// queries support), the first in the report's order on a tie.
-func verdict(rep *Report, configs []Config, b Baseline) Verdict {
+// verdict names the configuration to ship: among all measured, those
+// measurably better than the reference (what the user runs now,
+// castchunk's defaults or --baseline): on some metric of some source the
+// paired difference's interval lies above 0, and on none below 0. Of
+// these it takes the one whose intervals' lower ends sum highest (the most
+// the queries support), the first in the report's order on a tie; with
+// none, it says plainly that nothing beats the reference.
+func verdict(rep *Report, configs []Config, ref Config, refName string) Verdict {
+	if refName == "" {
+		refName = "the reference"
+	}
 	best, bestSum := -1, 0.0
 	var bestWins []string
-	for ci := range configs {
+	for ci, c := range configs {
+		if c == ref {
+			continue
+		}
 		sum, better, worse := 0.0, false, false
 		var wins []string
 		for _, src := range rep.Sources {
-			if src.Queries.Kept == 0 {
+			if src.Queries.Kept == 0 || ci >= len(src.Rows) {
 				continue
 			}
-			row := src.Rows[ci]
-			if row.Baseline == nil {
-				continue
-			}
-			for k, d := range row.Delta {
+			for k, d := range src.Rows[ci].Versus {
 				lo, hi := round4(d.Lo), round4(d.Hi)
 				sum += lo
 				if lo > 0 {
@@ -249,17 +264,22 @@ func verdict(rep *Report, configs []Config, b Baseline) Verdict {
 	if !measured {
 		return Verdict{Text: "nothing was measured: no query was kept"}
 	}
+	r := ref
 	if best < 0 {
-		than := "sliding windows"
-		if b.Method != "sliding" || b.MaxSize > 0 || b.Context != nil || b.Header != "" || (b.Retriever != "" && b.Retriever != RetrieverBM25) {
-			than = "the baseline (" + baselineName(b) + ")"
-		}
-		return Verdict{Text: "no configuration is measurably better than " + than + " here"}
+		return Verdict{Baseline: &r, Text: fmt.Sprintf("nothing is measurably better than %s (%s) here: keep %s", refName, ref, keepWhat(refName))}
 	}
 	c := configs[best]
-	base := b.of(c)
-	return Verdict{Config: &c, Baseline: &base,
-		Text: fmt.Sprintf("use %s: measurably better than %s on %s, and worse on none", c, base, strings.Join(bestWins, "; "))}
+	return Verdict{Config: &c, Baseline: &r,
+		Text: fmt.Sprintf("use %s: better than %s (%s) on %s, and worse on none", c, refName, ref, strings.Join(bestWins, "; "))}
+}
+
+// keepWhat is what the verdict tells the user to keep when nothing beats
+// the reference.
+func keepWhat(refName string) string {
+	if strings.HasSuffix(refName, "defaults") {
+		return "them"
+	}
+	return "it"
 }
 
 func baselineName(b Baseline) string {
@@ -362,9 +382,15 @@ func (r *Report) WriteText(w io.Writer) error {
 		tw.Flush()
 	}
 	b.WriteString("\n" + wrap("verdict: "+r.Verdict.Text, "  ", 100))
-	b.WriteString("\nDefinitions:\n")
-	for _, d := range r.Definitions {
-		b.WriteString(wrap(d.Name+": "+d.Text, "  ", 100))
+	if len(r.Definitions) == 0 {
+		// The short form: the definitions are behind a flag (the JSON
+		// report and docs/retrieval.md always hold them).
+		b.WriteString("\nDefinitions: castchunk eval --definitions prints them (and --json holds them)\n")
+	} else {
+		b.WriteString("\nDefinitions:\n")
+		for _, d := range r.Definitions {
+			b.WriteString(wrap(d.Name+": "+d.Text, "  ", 100))
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -454,8 +480,9 @@ func allDefinitions(opt *Options) []Definition {
 			embedderName(opt), modelName(opt))},
 		{"Hybrid", fmt.Sprintf("reciprocal rank fusion of BM25 and Dense: a chunk's score is the sum, over the two rankings whose best %d hold it, "+
 			"of 1/(%d + its rank there), ranks from 1; ties go to the earlier path, then the earlier chunk.", rrfDepth, RRFK)},
-		{"Verdict", "the configuration measurably better than its baseline: on some metric the paired difference's 95% interval lies above 0 " +
-			"and on none below 0; of several, the one whose intervals' lower ends sum highest. With many configurations one may pass by chance: " +
+		{"Verdict", "the configuration to ship: measured against what you run now (castchunk's defaults, cast 2000 context off bm25, or --baseline " +
+			"filled in from them), it is measurably better: on some metric the paired difference's 95% interval lies above 0 " +
+			"and on none below 0; of several, the one whose intervals' lower ends sum highest; with none, keep what you run. With many configurations one may pass by chance: " +
 			"re-run with another --seed or more queries before changing course."},
 		{"Context", fmt.Sprintf("chunks in rank order while they fit in %d non-whitespace characters (headers included); "+
 			"the first that does not fit is cut to its leading whole lines that fit, and the context ends there.", opt.Budget)},

@@ -22,7 +22,7 @@ var (
 // the planner's types touches one place.
 func tinyReport(resamples int, sources ...string) *Report {
 	opt := &Options{Path: "repo", Seed: 7, Budget: 4000, Resamples: resamples, Baseline: Baseline{Method: "sliding"},
-		FromGit: 2, Completion: 1, MinWords: 3, MaxFiles: 10}
+		Reference: slidingCfg, ReferenceName: "your baseline", FromGit: 2, Completion: 1, MinWords: 3, MaxFiles: 10}
 	p := &queryPlan{commit: "0123456789abcdef0123", entries: []*entry{{Path: "a.go"}, {Path: "b.go"}, {Path: "c.go"}},
 		queries: []*query{{Source: SourceGit}, {Source: SourceCompletion}, {Source: SourceGit}},
 		counts:  map[string]*Counts{}}
@@ -132,6 +132,18 @@ func TestReportJSON(t *testing.T) {
               "lo": 0.0000,
               "hi": 0.0000
             }
+          ],
+          "versus_reference": [
+            {
+              "mean": 0.5000,
+              "lo": 0.5000,
+              "hi": 0.5000
+            },
+            {
+              "mean": 0.0000,
+              "lo": 0.0000,
+              "hi": 0.0000
+            }
           ]
         },
         {
@@ -156,7 +168,8 @@ func TestReportJSON(t *testing.T) {
             }
           ],
           "baseline": null,
-          "delta": []
+          "delta": [],
+          "versus_reference": []
         }
       ]
     }
@@ -174,7 +187,7 @@ func TestReportJSON(t *testing.T) {
       "context": false,
       "retriever": "bm25"
     },
-    "text": "use cast 1000 context off bm25: measurably better than sliding 1000 context off bm25 on git LineRecall +0.500 [+0.500, +0.500], and worse on none"
+    "text": "use cast 1000 context off bm25: better than your baseline (sliding 1000 context off bm25) on git LineRecall +0.500 [+0.500, +0.500], and worse on none"
   },
   "definitions": [
     {
@@ -215,7 +228,7 @@ func TestReportJSONEmpty(t *testing.T) {
 	want := `{"path":".","seed":1,"budget":10,"resamples":0,"baseline":"sliding at the same size, same context",` +
 		`"files":{"versions":0,"chunked":0,"skipped":[]},` +
 		`"sources":[{"name":"completion","metrics":["AnsLine","IdRecall"],"queries":{"asked":5,"candidates":0,"kept":0,"skipped":[]},` +
-		`"rows":[{"config":{"method":"sliding","max_size":1000,"context":false,"retriever":"bm25"},"n":0,"chunks":0.0000,"metrics":[{"mean":0.0000,"lo":0.0000,"hi":0.0000},{"mean":0.0000,"lo":0.0000,"hi":0.0000}],"baseline":null,"delta":[]}]}],` +
+		`"rows":[{"config":{"method":"sliding","max_size":1000,"context":false,"retriever":"bm25"},"n":0,"chunks":0.0000,"metrics":[{"mean":0.0000,"lo":0.0000,"hi":0.0000},{"mean":0.0000,"lo":0.0000,"hi":0.0000}],"baseline":null,"delta":[],"versus_reference":[]}]}],` +
 		`"verdict":{"config":null,"baseline":null,"text":"nothing was measured: no query was kept"},` +
 		`"definitions":[]}`
 	if diff := cmp.Diff(want, compact.String()); diff != "" {
@@ -249,10 +262,11 @@ func TestReportRows(t *testing.T) {
 				{Config: castCfg, N: 2, Chunks: 15.5,
 					Metrics:  []Estimate{boot([]float64{1, 0.5}, nil, SourceGit), boot([]float64{1, 0}, nil, SourceGit)},
 					Baseline: &base,
-					Delta:    []Estimate{boot([]float64{1, 0.5}, []float64{0.5, 0}, SourceGit), boot([]float64{1, 0}, []float64{1, 0}, SourceGit)}},
+					Delta:    []Estimate{boot([]float64{1, 0.5}, []float64{0.5, 0}, SourceGit), boot([]float64{1, 0}, []float64{1, 0}, SourceGit)},
+					Versus:   []Estimate{boot([]float64{1, 0.5}, []float64{0.5, 0}, SourceGit), boot([]float64{1, 0}, []float64{1, 0}, SourceGit)}},
 				{Config: slidingCfg, N: 2, Chunks: 16,
 					Metrics: []Estimate{boot([]float64{0.5, 0}, nil, SourceGit), boot([]float64{1, 0}, nil, SourceGit)},
-					Delta:   []Estimate{}},
+					Delta:   []Estimate{}, Versus: []Estimate{}},
 			}},
 		{Name: SourceCompletion, Metrics: []string{"AnsLine", "IdRecall"},
 			Queries: Counts{Asked: 1, Candidates: 1, Kept: 1, Skipped: []Reason{}},
@@ -260,10 +274,11 @@ func TestReportRows(t *testing.T) {
 				{Config: castCfg, N: 1, Chunks: 30,
 					Metrics:  []Estimate{{0.25, 0.25, 0.25}, {0.75, 0.75, 0.75}},
 					Baseline: &base,
-					Delta:    []Estimate{{-0.25, -0.25, -0.25}, {0.25, 0.25, 0.25}}},
+					Delta:    []Estimate{{-0.25, -0.25, -0.25}, {0.25, 0.25, 0.25}},
+					Versus:   []Estimate{{-0.25, -0.25, -0.25}, {0.25, 0.25, 0.25}}},
 				{Config: slidingCfg, N: 1, Chunks: 30,
 					Metrics: []Estimate{{0.5, 0.5, 0.5}, {0.5, 0.5, 0.5}},
-					Delta:   []Estimate{}},
+					Delta:   []Estimate{}, Versus: []Estimate{}},
 			}},
 	}
 	if diff := cmp.Diff(want, rep.Sources); diff != "" {
@@ -364,7 +379,8 @@ func TestReportText(t *testing.T) {
 		"cast     1000  off      bm25       1  30      0.250 [0.250, 0.250]  0.750 [0.750, 0.750]  -0.250 [-0.250, -0.250]  +0.250 [+0.250, +0.250]\n" +
 		"sliding  1000  off      bm25       1  30      0.500 [0.500, 0.500]  0.500 [0.500, 0.500]  (baseline)\n" +
 		"\n" +
-		"verdict: no configuration is measurably better than sliding windows here\n" +
+		"verdict: nothing is measurably better than your baseline (sliding 1000 context off bm25) here: keep\n" +
+		"  it\n" +
 		"\n" +
 		"Definitions:\n" +
 		"Tokens: identifier runs (letters, digits, underscores) split into sub-words at underscores and case\n" +
@@ -509,101 +525,76 @@ func TestReportSameDraws(t *testing.T) {
 	}
 }
 
-// TestVerdictChooses: the verdict takes a configuration better on some
-// metric and worse on none, the one whose intervals' lower ends sum
-// highest, the first of a tie; one worse anywhere is out, whatever it wins.
+// TestVerdictChooses: the verdict takes a configuration better than the
+// reference (what the user runs now) on some metric and worse on none, the
+// one whose intervals' lower ends sum highest, the first of a tie; one
+// worse anywhere is out, whatever it wins; with none, it says to keep the
+// reference.
 func TestVerdictChooses(t *testing.T) {
 	cfg := func(m string, size int) Config { return Config{Method: m, MaxSize: size, Retriever: RetrieverBM25} }
 	est := func(lo, hi float64) Estimate { return Estimate{Mean: (lo + hi) / 2, Lo: lo, Hi: hi} }
-	base := cfg("sliding", 1000)
-	configs := []Config{cfg("cast", 500), cfg("cast", 1000), cfg("cast", 2000), cfg("cast", 3000), base}
-	row := func(c Config, d ...Estimate) Row {
-		r := Row{Config: c, Delta: d}
-		if c != base {
-			r.Baseline = &base
-		}
-		return r
-	}
-	verdictOf := func(rows []Row, b Baseline) Verdict {
+	ref := Defaults()
+	configs := []Config{cfg("cast", 500), cfg("cast", 1000), ref, cfg("cast", 3000), cfg("sliding", 1000)}
+	row := func(c Config, d ...Estimate) Row { return Row{Config: c, Versus: d} }
+	verdictOf := func(rows []Row) Verdict {
 		rep := &Report{Sources: []Source{{Name: SourceGit, Metrics: []string{"LineRecall", "FileHit"}, Queries: Counts{Kept: 9}, Rows: rows}}}
-		return verdict(rep, configs, b)
+		return verdict(rep, configs, ref, "castchunk's defaults")
 	}
-	b := Baseline{Method: "sliding", MaxSize: 1000}
 	v := verdictOf([]Row{
 		row(configs[0], est(0.10, 0.30), est(-0.20, -0.01)), // wins most, worse on FileHit: out
 		row(configs[1], est(0.01, 0.05), est(-0.02, 0.02)),  // better: 0.01 - 0.02
-		row(configs[2], est(0.02, 0.06), est(0.00, 0.04)),   // better: 0.02 + 0.00, the most
-		row(configs[3], est(0.00, 0.06), est(0.02, 0.04)),   // better, the same sum: later
-		row(base),
-	}, b)
-	if v.Config == nil || *v.Config != configs[2] || v.Baseline == nil || *v.Baseline != base {
-		t.Fatalf("verdict %+v, want cast 2000", v)
+		row(ref),
+		row(configs[3], est(0.02, 0.06), est(0.00, 0.04)), // better: 0.02 + 0.00, the most
+		row(configs[4], est(0.00, 0.06), est(0.02, 0.04)), // better, the same sum: later
+	})
+	if v.Config == nil || *v.Config != configs[3] || v.Baseline == nil || *v.Baseline != ref {
+		t.Fatalf("verdict %+v, want cast 3000", v)
 	}
-	if want := "use cast 2000 context off bm25: measurably better than sliding 1000 context off bm25 on git LineRecall +0.040 [+0.020, +0.060], and worse on none"; v.Text != want {
+	if want := "use cast 3000 context off bm25: better than castchunk's defaults (cast 2000 context off bm25) on git LineRecall +0.040 [+0.020, +0.060], and worse on none"; v.Text != want {
 		t.Errorf("verdict text %q\nwant %q", v.Text, want)
 	}
 	v = verdictOf([]Row{row(configs[0], est(0.10, 0.30), est(-0.20, -0.01)), row(configs[1], est(-0.01, 0.05), est(-0.02, 0.02)),
-		row(configs[2]), row(configs[3]), row(base)}, Baseline{Method: "sliding", Retriever: RetrieverBM25})
-	if v.Config != nil || v.Text != "no configuration is measurably better than sliding windows here" {
+		row(ref), row(configs[3]), row(configs[4])})
+	if v.Config != nil || v.Text != "nothing is measurably better than castchunk's defaults (cast 2000 context off bm25) here: keep them" {
 		t.Errorf("none better: %+v", v)
-	}
-	v = verdictOf([]Row{row(configs[0]), row(configs[1]), row(configs[2]), row(configs[3]), row(base)}, Baseline{Method: "cast", MaxSize: 2000})
-	if v.Text != "no configuration is measurably better than the baseline (cast 2000, same context) here" {
-		t.Errorf("another baseline: %q", v.Text)
 	}
 }
 
-// TestVerdictFourMethods: with the study's four methods side by side at
-// two sizes, each compared with sliding at its size, the verdict names the
-// best of those better than sliding, whichever method it is, and a method
-// worse on some metric never wins, however much it gains elsewhere.
-func TestVerdictFourMethods(t *testing.T) {
+// TestVerdictNamesTheSettings: the verdict answers "which settings?", not
+// "cast or sliding?" (issue 37): cast 1000 context on, better than the
+// defaults by more than cast 1000 context off is, wins, whatever each
+// gains over sliding at its own size and context.
+func TestVerdictNamesTheSettings(t *testing.T) {
 	est := func(lo, hi float64) Estimate { return Estimate{Mean: (lo + hi) / 2, Lo: lo, Hi: hi} }
 	var configs []Config
 	for _, size := range []int{1000, 2000} {
-		for _, m := range []string{"cast", "sliding", "function", "declaration"} {
-			configs = append(configs, Config{Method: m, MaxSize: size, Retriever: RetrieverBM25})
-		}
-	}
-	b := Baseline{Method: "sliding", Retriever: RetrieverBM25}
-	// deltas[i]: configs[i]'s LineRecall and FileHit against sliding at its size.
-	verdictOf := func(deltas map[int][2]Estimate) Verdict {
-		var rows []Row
-		for i, c := range configs {
-			r := Row{Config: c}
-			if c.Method != "sliding" {
-				base := b.of(c)
-				r.Baseline = &base
-				d := deltas[i]
-				r.Delta = []Estimate{d[0], d[1]}
+		for _, ctx := range []bool{false, true} {
+			for _, m := range []string{"cast", "sliding"} {
+				c := Config{Method: m, MaxSize: size, Context: ctx, Retriever: RetrieverBM25}
+				configs = append(configs, c)
 			}
-			rows = append(rows, r)
 		}
-		rep := &Report{Sources: []Source{{Name: SourceGit, Metrics: []string{"LineRecall", "FileHit"}, Queries: Counts{Kept: 50}, Rows: rows}}}
-		return verdict(rep, configs, b)
 	}
-	zero := [2]Estimate{est(-0.02, 0.02), est(-0.05, 0.05)}
-	deltas := map[int][2]Estimate{
-		0: {est(0.01, 0.05), est(-0.01, 0.03)},  // cast 1000: better, sum 0.00
-		2: {est(0.10, 0.20), est(-0.30, -0.05)}, // function 1000: gains most, worse on FileHit: out
-		3: {est(0.02, 0.06), est(0.00, 0.04)},   // declaration 1000: better, sum 0.02: the best
-		4: zero, 6: {est(-0.08, -0.01), est(-0.10, 0.00)}, 7: zero,
+	ref := Defaults()
+	versus := map[Config][]Estimate{
+		configs[0]: {est(0.02, 0.09), est(-0.01, 0.03)}, // cast 1000 off: better than the defaults
+		configs[2]: {est(0.09, 0.23), est(0.00, 0.05)},  // cast 1000 on: better by more
+		configs[6]: {est(0.01, 0.10), est(-0.02, 0.02)}, // cast 2000 on
 	}
-	v := verdictOf(deltas)
-	if v.Config == nil || *v.Config != configs[3] || v.Baseline == nil || *v.Baseline != configs[1] {
-		t.Fatalf("verdict %+v, want declaration 1000 against sliding 1000", v)
+	var rows []Row
+	for _, c := range configs {
+		r := Row{Config: c, Versus: versus[c]}
+		if c != ref && r.Versus == nil {
+			r.Versus = []Estimate{est(-0.05, 0.01), est(-0.03, 0.03)}
+		}
+		rows = append(rows, r)
 	}
-	if want := "use declaration 1000 context off bm25: measurably better than sliding 1000 context off bm25 on git LineRecall +0.040 [+0.020, +0.060], and worse on none"; v.Text != want {
-		t.Errorf("verdict text %q\nwant %q", v.Text, want)
+	rep := &Report{Sources: []Source{{Name: SourceGit, Metrics: []string{"LineRecall", "FileHit"}, Queries: Counts{Kept: 50}, Rows: rows}}}
+	v := verdict(rep, configs, ref, "castchunk's defaults")
+	if v.Config == nil || *v.Config != configs[2] {
+		t.Fatalf("verdict %+v, want cast 1000 context on", v)
 	}
-	deltas[4] = [2]Estimate{est(0.03, 0.09), est(0.01, 0.05)} // cast 2000: better than its own baseline, sliding 2000
-	if v = verdictOf(deltas); v.Config == nil || *v.Config != configs[4] || *v.Baseline != configs[5] {
-		t.Fatalf("verdict %+v, want cast 2000 against sliding 2000", v)
-	}
-	delete(deltas, 0)
-	delete(deltas, 3)
-	delete(deltas, 4)
-	if v = verdictOf(deltas); v.Config != nil || v.Text != "no configuration is measurably better than sliding windows here" {
-		t.Errorf("only function better somewhere, and worse elsewhere: %+v", v)
+	if !strings.HasPrefix(v.Text, "use cast 1000 context on bm25: better than castchunk's defaults (cast 2000 context off bm25) on git LineRecall +0.160 [+0.090, +0.230]") {
+		t.Errorf("verdict text %q", v.Text)
 	}
 }

@@ -66,6 +66,17 @@ func (c Config) contextName() string {
 // and indexed once for every retriever.
 func (c Config) chunking() Config { c.Retriever = ""; return c }
 
+// Defaults is castchunk's defaults as a configuration: what `castchunk
+// chunk` writes with no flag (cast, --max-size 2000, no --context),
+// retrieved with BM25. The verdict's reference unless --baseline says
+// what the user runs.
+func Defaults() Config {
+	return Config{Method: method.Default().Name, MaxSize: DefaultMaxSize, Retriever: RetrieverBM25}
+}
+
+// DefaultMaxSize is castchunk chunk's default --max-size.
+const DefaultMaxSize = 2000
+
 // Baseline says which configuration each one is compared with: Method at
 // MaxSize (0: the configuration's own) with Context (nil: the
 // configuration's own) and its Header ("": the configuration's own, when
@@ -77,6 +88,9 @@ type Baseline struct {
 	Header    enrich.HeaderFormat
 	Retriever string
 }
+
+// Of returns the baseline of c.
+func (b Baseline) Of(c Config) Config { return b.of(c) }
 
 // of returns the baseline of c.
 func (b Baseline) of(c Config) Config {
@@ -113,11 +127,17 @@ type Options struct {
 	CompletionFallback int
 	Configs            []Config
 	Baseline           Baseline
-	Budget             int // the context's size, in non-whitespace characters
-	Seed               uint64
-	Resamples          int
-	MinWords           int // git: shortest commit message kept, in words
-	MaxFiles           int // git: most indexed files a kept commit changes
+	// Reference is what the user runs now, which the verdict measures
+	// every configuration against (castchunk's defaults, or --baseline):
+	// measured too when Configs lacks it. The zero value: castchunk's
+	// defaults. ReferenceName says whose it is, for the verdict.
+	Reference     Config
+	ReferenceName string
+	Budget        int // the context's size, in non-whitespace characters
+	Seed          uint64
+	Resamples     int
+	MinWords      int // git: shortest commit message kept, in words
+	MaxFiles      int // git: most indexed files a kept commit changes
 	// Select and Walk choose the files as castchunk chunk's selection
 	// flags do (--all-text, --include-generated, --max-file-size, ...;
 	// --hidden, --include, --exclude, ...): Select for every file, Walk
@@ -297,8 +317,10 @@ func (pl *planner) shallowNote() *Shallow {
 // header with context) and returns them with the baselines they need.
 func settleConfigs(opt *Options) ([]Config, error) {
 	opt.Configs = slices.Clone(opt.Configs)
-	for i := range opt.Configs {
-		c := &opt.Configs[i]
+	if opt.Reference == (Config{}) {
+		opt.Reference, opt.ReferenceName = Defaults(), "castchunk's defaults"
+	}
+	settle := func(c *Config) {
 		if c.Retriever == "" {
 			c.Retriever = RetrieverBM25
 		}
@@ -309,7 +331,15 @@ func settleConfigs(opt *Options) ([]Config, error) {
 			c.Header = enrich.DefaultHeader
 		}
 	}
-	configs := withBaselines(opt.Configs, opt.Baseline)
+	settle(&opt.Reference)
+	for i := range opt.Configs {
+		settle(&opt.Configs[i])
+	}
+	measured := opt.Configs
+	if !slices.Contains(measured, opt.Reference) {
+		measured = append(slices.Clone(measured), opt.Reference)
+	}
+	configs := withBaselines(measured, opt.Baseline)
 	for _, c := range configs {
 		if needsVectors(c.Retriever) && opt.Embed == nil {
 			return nil, &UsageError{fmt.Errorf("the %s retriever needs an embedder (--embedder)", c.Retriever)}

@@ -53,17 +53,21 @@ const (
 	// Symlink: a symlink met while walking, which only -L follows. No
 	// function here gives it either: chunk's --manifest lists it so.
 	Symlink
+	// Output: exactly an earlier output of castchunk (package output
+	// decides, by content), never an input. No function here gives it:
+	// chunk leaves such a file out of the listing and lists it so.
+	Output
 )
 
 // String is the fate as --stats counts it: "binary", "too large", ….
 func (f Fate) String() string {
-	return [...]string{"chunked", "binary", "encoding", "too large", "unreadable", "unsupported", "generated", "vendored", "failed", "hidden", "symlink"}[f]
+	return [...]string{"chunked", "binary", "encoding", "too large", "unreadable", "unsupported", "generated", "vendored", "failed", "hidden", "symlink", "output"}[f]
 }
 
 // Fates are the Strings of every Fate: the statuses a manifest holds.
 func Fates() []string {
 	var names []string
-	for f := Chunked; f <= Symlink; f++ {
+	for f := Chunked; f <= Output; f++ {
 		names = append(names, f.String())
 	}
 	return names

@@ -188,14 +188,14 @@ func TestRelativeTo(t *testing.T) {
 // (merge refuses a manifest status it does not hold).
 func TestFateNames(t *testing.T) {
 	seen := map[string]bool{}
-	for f := Chunked; f <= Symlink; f++ {
+	for f := Chunked; f <= Output; f++ {
 		if s := f.String(); s == "" || seen[s] {
 			t.Errorf("fate %d: name %q empty or repeated", f, s)
 		} else {
 			seen[s] = true
 		}
 	}
-	if names := Fates(); len(names) != len(seen) || names[len(names)-1] != "symlink" {
+	if names := Fates(); len(names) != len(seen) || names[len(names)-1] != "output" {
 		t.Errorf("Fates() = %q, want the %d names", names, len(seen))
 	}
 }

@@ -44,6 +44,37 @@ const Relabelled = "language"
 // order), then additions (in new's). It stops at the first error, of
 // either input or of emit.
 func Diff(old, new *Reader, emit func(Change) error) (DiffStats, error) {
+	return DiffFiles(old, new, emit, nil)
+}
+
+// FileChange is one file as Diff met it: in OLD, in NEW or both, with the
+// methods of its records (OLD's first record's; "" when it has none).
+type FileChange struct {
+	Path      string
+	Old, New  int    // its records in each
+	OldMethod string // the method of its first record in OLD
+}
+
+// DiffFiles is Diff that also tells file, when not nil, of every file met,
+// in path order, before its changes are emitted: what the mass-delete
+// guard weighs (package output).
+func DiffFiles(old, new *Reader, emit func(Change) error, file func(FileChange)) (DiffStats, error) {
+	tell := func(o, n *File) {
+		if file == nil {
+			return
+		}
+		var fc FileChange
+		if o != nil {
+			fc.Path, fc.Old = o.Path, len(o.IDs)
+			if len(o.meta) > 0 {
+				fc.OldMethod = o.meta[0].method
+			}
+		}
+		if n != nil {
+			fc.Path, fc.New = n.Path, len(n.IDs)
+		}
+		file(fc)
+	}
 	var st DiffStats
 	o, err := next(old)
 	if err != nil {
@@ -57,6 +88,7 @@ func Diff(old, new *Reader, emit func(Change) error) (DiffStats, error) {
 		switch {
 		case n == nil || o != nil && o.Path < n.Path:
 			st.FilesDeleted++
+			tell(o, nil)
 			if err := deleteAll(o, nil, emit, &st); err != nil {
 				return st, err
 			}
@@ -65,6 +97,7 @@ func Diff(old, new *Reader, emit func(Change) error) (DiffStats, error) {
 			}
 		case o == nil || n.Path < o.Path:
 			st.FilesAdded++
+			tell(nil, n)
 			if err := addAll(n, nil, emit, &st); err != nil {
 				return st, err
 			}
@@ -72,6 +105,7 @@ func Diff(old, new *Reader, emit func(Change) error) (DiffStats, error) {
 				return st, err
 			}
 		default:
+			tell(o, n)
 			if err := diffFile(o, n, emit, &st); err != nil {
 				return st, err
 			}

@@ -1,0 +1,262 @@
+package output
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/castchunk/castchunk/internal/chunk"
+	"github.com/castchunk/castchunk/internal/method"
+	"github.com/castchunk/castchunk/internal/plan"
+	"github.com/castchunk/castchunk/internal/stream"
+)
+
+// The mass-delete guard of diff (docs/design.md, "The guard's evidence").
+// A file of OLD that NEW lacks left the index for one of two kinds of
+// reason, and the guard tells them apart from evidence, not from a share:
+//
+//   - it is gone from the tree that was chunked: git, asked in the
+//     checkout where diff runs, does not list it (deleted from the
+//     commit), or lists it as deleted from the working tree. A deletion,
+//     whatever the share: a jump between two releases passes.
+//   - it is still there, and NEW's run did not cover it: outside the
+//     sparse checkout (git's skip-worktree), outside NEW's arguments,
+//     --include or --exclude, a shard missing from a merge. Not a
+//     deletion: the diff is refused, however few such files there are.
+//
+// A file still there that NEW's run met and left out on purpose is a
+// deletion: NEW's manifest says so when diff is given it (a status other
+// than chunked, unreadable or failed, or chunked into no record); without
+// it, castchunk's own rules applied to the file as it is now say so (no
+// grammar, binary, not UTF-8, generated, vendored, over the default
+// --max-file-size, nothing but white space, or OLD's records made by a
+// method that chunks part of a file, which a file may now give nothing).
+//
+// The evidence applies when the outputs are this repository's: most of
+// NEW's files are listed by git at the top of the checkout. Otherwise
+// (outside git, an output of another tree, NEW empty) the guard is the
+// plain backstop it was: NEW empty and OLD not, or more than --max-delete
+// of OLD's chunks deleted.
+
+// Repo is what git says of the checkout diff runs in.
+type Repo struct {
+	Top    string
+	listed map[string]byte // path (from the top) -> 'H' tracked, 'S' skip-worktree (outside a sparse checkout), '?' untracked, not ignored
+}
+
+// OpenRepo asks git about the checkout holding dir: nil (and no error)
+// when dir is in no git repository or git cannot be run.
+func OpenRepo(ctx context.Context, dir string) (*Repo, error) {
+	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, nil
+	}
+	r := &Repo{Top: strings.TrimSuffix(string(top), "\n"), listed: map[string]byte{}}
+	tracked, err := git(ctx, r.Top, "ls-files", "-z", "-t", "--cached")
+	if err != nil {
+		return nil, fmt.Errorf("git ls-files in %s: %w", r.Top, err)
+	}
+	for _, e := range bytes.Split(tracked, []byte{0}) {
+		if len(e) > 2 && e[1] == ' ' {
+			tag := e[0]
+			if tag != 'S' {
+				tag = 'H'
+			}
+			r.listed[string(e[2:])] = tag
+		}
+	}
+	others, err := git(ctx, r.Top, "ls-files", "-z", "--others", "--exclude-standard")
+	if err != nil {
+		return nil, fmt.Errorf("git ls-files in %s: %w", r.Top, err)
+	}
+	for _, e := range bytes.Split(others, []byte{0}) {
+		if len(e) > 0 {
+			r.listed[string(e)] = '?'
+		}
+	}
+	return r, nil
+}
+
+// git runs git in dir and returns its stdout.
+func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir, "-c", "core.quotepath=off"}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return nil, errors.New(msg)
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+// Guard weighs the files of one diff as they are met (File), then gives
+// its verdict (Verdict).
+type Guard struct {
+	repo     *Repo
+	manifest map[string]string // NEW's manifest: path -> status; nil when not given
+
+	newFiles, newListed int
+	deleted             int      // files of OLD gone from the tree: deletions
+	onPurpose           int      // files still there that NEW's run left out on purpose
+	uncovered           []string // files still there that NEW's run did not cover, each with why
+	nUncovered          int
+}
+
+// NewGuard makes the guard of a diff run in repo (nil: outside git),
+// with NEW's manifest when given (nil).
+func NewGuard(repo *Repo, manifest map[string]string) *Guard {
+	return &Guard{repo: repo, manifest: manifest}
+}
+
+// ReadManifest reads a manifest of chunk (or merge) into path -> status.
+func ReadManifest(r io.Reader, name string) (map[string]string, error) {
+	m := map[string]string{}
+	br := bufio.NewReaderSize(r, 64<<10)
+	for n := 1; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			var e ManifestEntry
+			if err := json.Unmarshal(line, &e); err != nil || e.Path == "" || !slices.Contains(plan.Fates(), e.Status) {
+				return nil, fmt.Errorf("%s: line %d is not a manifest entry of castchunk chunk", name, n)
+			}
+			m[e.Path] = e.Status
+		}
+		if err == io.EOF {
+			return m, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", name, err)
+		}
+	}
+}
+
+// File weighs one file of the diff.
+func (g *Guard) File(fc stream.FileChange) {
+	if fc.New > 0 {
+		g.newFiles++
+		if g.repo != nil {
+			if _, ok := g.repo.listed[fc.Path]; ok {
+				g.newListed++
+			}
+		}
+		return
+	}
+	if g.repo == nil || fc.Old == 0 {
+		return
+	}
+	if why := g.gone(fc); why != "" {
+		g.nUncovered++
+		if len(g.uncovered) < 3 {
+			g.uncovered = append(g.uncovered, fmt.Sprintf("%s (%s)", fc.Path, why))
+		}
+	}
+}
+
+// gone says why a file of OLD that NEW lacks is no deletion ("" when it
+// is one).
+func (g *Guard) gone(fc stream.FileChange) string {
+	tag, listed := g.repo.listed[fc.Path]
+	osPath := filepath.Join(g.repo.Top, filepath.FromSlash(fc.Path))
+	switch {
+	case !listed:
+		g.deleted++ // not in the commit chunked, nor in the tree
+		return ""
+	case tag == 'S':
+		return "in the repository, outside the sparse checkout"
+	}
+	info, err := os.Lstat(osPath)
+	if err != nil {
+		g.deleted++ // deleted from the working tree that was chunked
+		return ""
+	}
+	if g.manifest != nil {
+		switch status, ok := g.manifest[fc.Path]; {
+		case !ok:
+			return "in the repository, not in NEW's run: its manifest does not list it"
+		case status == plan.Unreadable.String(), status == plan.Failed.String():
+			return "NEW's run could not chunk it: " + status
+		}
+		g.onPurpose++
+		return ""
+	}
+	if leftOut(fc, osPath, info) {
+		g.onPurpose++
+		return ""
+	}
+	return "in the repository, not in NEW's run"
+}
+
+// defaultMaxFileSize is chunk's default --max-file-size.
+const defaultMaxFileSize = 10 << 20
+
+// leftOut reports whether castchunk's own rules, at its defaults, leave
+// the file out of a run (or chunk it into no record) as it is now.
+func leftOut(fc stream.FileChange, osPath string, info os.FileInfo) bool {
+	if m := method.ByName(fc.OldMethod); m != nil && m.Partial {
+		return true // a file may hold no function (no declaration) now
+	}
+	if !info.Mode().IsRegular() {
+		return info.Mode()&os.ModeSymlink != 0 // a link is not followed; a folder is no file
+	}
+	if info.Size() > defaultMaxFileSize {
+		return true
+	}
+	f := plan.File{Path: fc.Path}
+	var p plan.Policy
+	d := p.ByName(f)
+	if d.Fate != plan.Chunked {
+		return true
+	}
+	src, err := os.ReadFile(osPath)
+	if err != nil {
+		return false
+	}
+	if chunk.Size(src) == 0 {
+		return true // nothing but white space: no record
+	}
+	return p.ByContent(f, d, src).Fate != plan.Chunked
+}
+
+// Applies reports whether the evidence of git applies to these outputs:
+// diff runs in a git checkout, and most of NEW's files are listed there.
+func (g *Guard) Applies() bool {
+	return g.repo != nil && g.newFiles > 0 && g.newListed*2 > g.newFiles
+}
+
+// Refusal is why the guard refuses a diff: nil when it lets it through.
+func (g *Guard) Refusal(oldName, newName string) error {
+	if !g.Applies() || g.nUncovered == 0 {
+		return nil
+	}
+	return fmt.Errorf("diff: %d %s of OLD (%s) %s still in the repository but not in NEW (%s): %s; NEW's run did not cover %s (a sparse checkout, narrowed arguments, --include/--exclude, a shard missing): refusing (chunk the whole checkout; give NEW's manifest with --manifest if chunk left %s out on purpose; --allow-mass-delete to delete %s anyway); git at %s: %d deleted from the repository, %d left out on purpose",
+		g.nUncovered, plural(g.nUncovered, "file", "files"), oldName, plural(g.nUncovered, "is", "are"), newName,
+		strings.Join(g.uncovered, ", ")+more(g.nUncovered-len(g.uncovered)),
+		plural(g.nUncovered, "it", "them"), plural(g.nUncovered, "it", "them"), plural(g.nUncovered, "it", "them"),
+		Quote(g.repo.Top), g.deleted, g.onPurpose)
+}
+
+func more(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" and %d more", n)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
