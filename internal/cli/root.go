@@ -36,7 +36,7 @@ const (
 	ExitUsage       = 2   // bad flags or arguments
 	ExitUnreadable  = 3   // some inputs could not be read (chunk: the others' output written), or a file named as an argument was left out
 	ExitFellBack    = 4   // chunk: every file written, but a grammar failed on some, chunked with the fallback
-	ExitMassDelete  = 5   // diff: refused to print changes that would empty the index or delete more than --max-delete of it
+	ExitMassDelete  = 5   // diff: refused by its guard (output.Guard: a file still in the repository missing from NEW; outside git, an emptied index or more than --max-delete of it)
 	ExitInterrupted = 130 // stopped by SIGINT or SIGTERM
 )
 
