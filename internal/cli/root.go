@@ -37,7 +37,7 @@ const (
 	ExitUsage       = 2   // bad flags or arguments
 	ExitUnreadable  = 3   // some inputs could not be read (chunk: the others' output written), or a file named as an argument was left out
 	ExitFellBack    = 4   // chunk: every file written, but a grammar failed on some, chunked with the fallback
-	ExitMassDelete  = 5   // diff: refused to print changes that would empty the index or delete more than --max-delete of it
+	ExitMassDelete  = 5   // diff: refused by its guard (output.Guard: a file still in the repository missing from NEW; outside git, an emptied index or more than --max-delete of it)
 	ExitInterrupted = 130 // stopped by SIGINT or SIGTERM
 )
 
@@ -262,9 +262,10 @@ named and left out, the others written, and when nothing was chunked unless
 be read (a wrong path: an argument that names nothing, even when it is the
 only one), or a file named as an argument was left out (chunk: the others'
 output written); 4 chunk: every file written, but a grammar failed on some,
-chunked with sliding windows; 5 diff refused to delete most of the index
-(--allow-mass-delete); 130 interrupted; 134 a crash (the Go runtime's fatal
-error).`,
+chunked with sliding windows; 5 diff refused by its guard (a file the
+repository still has is missing from NEW; outside git, most of the index
+deleted; --allow-mass-delete); 130 interrupted; 134 a crash (the Go
+runtime's fatal error).`,
 		Version:       versionLine(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
