@@ -177,6 +177,7 @@ var hfrefDivergences = []struct{ families, text, why string }{
 	{"bert-uncased", "\u039f\u0394\u039f\u03a3 \u03a3\u039f\u03a6\u039f\u03a3", "Lowercase: JavaScript's toLowerCase makes a final sigma \u03c2, the crate lowercases per character (\u03c3)"},
 	{hfrefSpaceRegex, " \ufeffx", "Split regex: JavaScript's \\s has U+FEFF, the crate's Oniguruma \\s does not"},
 	{hfrefSpaceRegex, "a \u0085b", "Split regex: the crate's \\s has U+0085, JavaScript's does not"},
+	{hfrefSpaceRegex, "a\U0002EBF0\U0002EBF1 b\U0002EBF0", "Split regex: node's \\p{L} is Unicode 17.0's (CJK Extension I, U+2EBF0.., is a letter), the crate's Oniguruma 6.9.8 and Go's tables are 15.0's"},
 	{hfrefFoldRegex, "it'\u017f IT'\u017f", "Split regex: transformers.js rewrites (?i:'s|...) as '[sS]|..., the crate's Oniguruma folds U+017F LONG S to s"},
 }
 
