@@ -132,20 +132,15 @@ func ForFile(size int) Limits {
 	return l
 }
 
-// exclusiveMemory is the ceiling of a file that runs alone, set so that
-// the whole process tree at -j 2 stays under 1 GB whatever the file: this
-// worker's 768 MiB of data segment (its resident memory is less: a 10 MB
-// Python file maps 670 MiB of data, 489 MiB of it resident) and the pages
-// of the binary it touches (tens of MiB), the idle workers (each closed
-// first when it holds more than IdleMemory: Pool.CloseIdle) and the
-// parent (under 100 MiB, the file's bytes included). Measured
-// (docs/performance.md, "What the isolation costs"): a 10 MB Python file
-// takes 491 MiB in-process, 10 MB of JSON 416 MiB, of Java 270 MiB; denser
-// code takes more (10 MB of one-line C functions 1.0 GB, of short
-// JavaScript statements 1.9 GB) and falls back to sliding windows, as
-// the Markdown of 250,000 small fences does (it did under the 1 GiB of
-// before too, but the C).
-const exclusiveMemory = 768 << 20
+// exclusiveMemory is the ceiling of a file that runs alone: 1 GiB, which
+// the generated 10 MB Python list of TestBadHugeInputs needs (it reached
+// 768 MiB, tried as a ceiling to keep the process tree under 1 GB). With
+// the idle workers closed first when they hold more than IdleMemory
+// (Pool.CloseIdle) and the parent under 100 MiB, the tree peaks near 1 GB
+// on the worst inputs (docs/performance.md, "What the isolation costs");
+// denser code (10 MB of one-line C functions, of short JavaScript
+// statements) reaches the ceiling and falls back to sliding windows.
+const exclusiveMemory = 1 << 30
 
 // IdleMemory is the most resident memory an idle worker may keep while a
 // file runs alone under exclusiveMemory (Pool.CloseIdle).
