@@ -5,7 +5,7 @@
 # dynamic build outside it. Needs root (chroot); says so and fails without.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-static=$1 dynamic=$2
+static=$(realpath "$1") dynamic=$(realpath "$2")
 if [ "$(id -u)" -ne 0 ]; then
   echo "dist-check: chroot needs root; run make dist as root to check the static binary" >&2
   exit 1
