@@ -403,3 +403,35 @@ func TestExpandingNormalizerOnAddedTokensIsRefused(t *testing.T) {
 	tk := mustBuild(t, `{"type":"Replace","pattern":{"String":"b"},"content":"cc"}`, "", "", added("bb", true))
 	checkPieces(t, tk, "xbb", "x", "#9")
 }
+
+// A Sequence of Sequences nested thousands deep (castfuzz -tokenizers,
+// shape deep-nesting: a normalizer 4,135 deep took 2 GB over a run's
+// three processes, each level's reader copying the JSON below it). The
+// crate reads tokenizer.json with serde_json, which refuses 128 nested
+// arrays and objects: so does the load, before any component is read.
+func TestDeepSequencesAreRefused(t *testing.T) {
+	for _, depth := range []int{70, 3000} { // 142 and 6,002 levels of JSON
+		norm := `{"type":"Lowercase"}`
+		pre := `{"type":"WhitespaceSplit"}`
+		for i := 0; i < depth; i++ {
+			norm = `{"type":"Sequence","normalizers":[` + norm + `]}`
+			pre = `{"type":"Sequence","pretokenizers":[` + pre + `]}`
+		}
+		start := time.Now()
+		if _, err := build(t, norm, "", "", ""); err == nil || !strings.Contains(err.Error(), "nested more than 127 deep") {
+			t.Errorf("normalizer Sequences %d deep: err %v, want nested more than 127 deep", depth, err)
+		}
+		if _, err := build(t, "", pre, "", ""); err == nil || !strings.Contains(err.Error(), "nested more than 127 deep") {
+			t.Errorf("pre_tokenizer Sequences %d deep: err %v, want nested more than 127 deep", depth, err)
+		}
+		if took := time.Since(start); took > 2*time.Second {
+			t.Errorf("Sequences %d deep: refused after %v", depth, took)
+		}
+	}
+	// 40 deep (82 levels of JSON) is loaded, as the crate loads it.
+	norm := `{"type":"Lowercase"}`
+	for i := 0; i < 40; i++ {
+		norm = `{"type":"Sequence","normalizers":[` + norm + `]}`
+	}
+	checkPieces(t, mustBuild(t, norm, `{"type":"WhitespaceSplit"}`, "", ""), "A b", "a", "b")
+}

@@ -238,10 +238,14 @@ type jsonScanner struct {
 	depth int    // skip's nesting, bounded by maxDepth
 }
 
-// maxDepth bounds the nesting skip follows: a real tokenizer.json nests a
-// handful of levels, and a hostile one 10 million deep overflowed the
-// stack (encoding/json stops at 10,000 too).
-const maxDepth = 10000
+// maxDepth bounds the nesting skip follows, counted from the values of
+// the file's top-level object: 127 levels of arrays and objects in all.
+// The crate reads tokenizer.json with serde_json, which refuses 128, so
+// no file the crate loads is refused; a real one nests a handful. A
+// hostile one 10 million deep overflowed the stack, and Sequences of
+// Sequences thousands deep made the components' readers, which copy each
+// level's JSON, take gigabytes.
+const maxDepth = 127
 
 func (s *jsonScanner) ws() {
 	for s.i < len(s.b) {

@@ -1,6 +1,11 @@
 package hftok
 
-import "testing"
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+)
 
 func TestUnigramViterbi(t *testing.T) {
 	// Lowest score -10 (abc): an unknown character scores -20.
@@ -58,4 +63,33 @@ func TestUnigramByteFallback(t *testing.T) {
 func TestUnigramDuplicatesLastWins(t *testing.T) {
 	m := mustModel(t, `{"type":"Unigram","unk_id":0,"vocab":[["<unk>",0],["a",-1],["a",-3],["b",-1]]}`)
 	checkCases(t, m, []modelCase{{"ab", []token{tok(2, 0, 1), tok(3, 1, 2)}}})
+}
+
+// Pieces of one letter from 2 to 5,000 long (castfuzz -tokenizers, shape
+// unigram-long: 12 MB of vocabulary, a trie of 5,000 nodes) made the
+// trie's build reserve room for a node per byte of the vocabulary, 17
+// bytes each: 200 MB, in every worker, whose memory limit then left the
+// grammars too little, so that ordinary files fell back to the sliding
+// method or not depending on what else the run held. The build counts
+// its nodes first.
+func TestTrieBuildAllocatesItsNodes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"Unigram","unk_id":0,"vocab":[["<unk>",0],["h",-1]`)
+	for l := 2; l <= 5000; l++ {
+		fmt.Fprintf(&b, `,["%s",-%d]`, strings.Repeat("h", l), l)
+	}
+	b.WriteString("]}")
+	js := b.String()
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	m := mustModel(t, js)
+	runtime.ReadMemStats(&after)
+	alloc := after.TotalAlloc - before.TotalAlloc
+	if alloc > 8*uint64(len(js))+(16<<20) { // the arena and its growth, and garbage
+		t.Errorf("%d MB of vocabulary: %d MB allocated to load it", len(js)>>20, alloc>>20)
+	}
+	if got := m.tokenize(nil, []byte(strings.Repeat("h", 4000))); len(got) != 1 || got[0].end != 4000 {
+		t.Errorf("4,000 h: %v", got)
+	}
 }
