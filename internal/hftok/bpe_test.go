@@ -164,20 +164,25 @@ func TestBPELongPieceNotQuadratic(t *testing.T) {
 	vj, _ := json.Marshal(vocab)
 	mj, _ := json.Marshal(merges)
 	m := mustModel(t, fmt.Sprintf(`{"type":"BPE","vocab":%s,"merges":%s}`, vj, mj))
-	timeOf := func(piece []byte) time.Duration {
-		best := time.Duration(1 << 62)
-		for range 3 {
-			start := time.Now()
-			got := m.tokenize(nil, piece)
-			best = min(best, time.Since(start))
-			if got[len(got)-1].end != int32(len(piece)) {
-				t.Fatalf("tokens end at %d, piece is %d bytes", got[len(got)-1].end, len(piece))
-			}
+	once := func(piece []byte) time.Duration {
+		start := time.Now()
+		got := m.tokenize(nil, piece)
+		d := time.Since(start)
+		if got[len(got)-1].end != int32(len(piece)) {
+			t.Fatalf("tokens end at %d, piece is %d bytes", got[len(got)-1].end, len(piece))
 		}
-		return best
+		return d
 	}
-	short, long := timeOf([]byte(strings.Repeat("ab", 5000))), timeOf([]byte(strings.Repeat("ab", 50000)))
-	if long > 40*short {
+	// The best of 7 runs of each, interleaved so that a spell of load on
+	// the machine slows both alike; linear time gives a ratio near 10,
+	// quadratic near 100, so 60 tells them apart with room for noise.
+	shortPiece, longPiece := []byte(strings.Repeat("ab", 5000)), []byte(strings.Repeat("ab", 50000))
+	short, long := time.Duration(1<<62), time.Duration(1<<62)
+	for range 7 {
+		short = min(short, once(shortPiece))
+		long = min(long, once(longPiece))
+	}
+	if long > 60*short {
 		t.Errorf("10 KB piece: %v, 100 KB: %v: quadratic?", short, long)
 	}
 	got := m.tokenize(nil, []byte(strings.Repeat("ab", 1<<15)))

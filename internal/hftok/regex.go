@@ -53,112 +53,180 @@ const (
 // (a|a)*: the shapes that backtrack exponentially); a real split regex
 // repeats a group with ? at most.
 func translateRegex(pat string, eng engine) (string, error) {
-	var b strings.Builder
-	inClass := false
+	t := &regexTranslator{pat: pat, eng: eng, risky: []bool{false}, closed: -1}
+	for i := 0; i < len(pat); i++ {
+		last := t.closed
+		t.closed = -1
+		n, err := t.step(i, last)
+		if err != nil {
+			return "", err
+		}
+		i += n
+	}
+	if t.inClass {
+		return "", fmt.Errorf("has an unclosed class")
+	}
+	if len(t.risky) != 1 {
+		return "", fmt.Errorf("has an unclosed group")
+	}
+	return t.b.String(), nil
+}
+
+// regexTranslator is translateRegex's state while it walks a pattern.
+type regexTranslator struct {
+	pat     string
+	eng     engine
+	b       strings.Builder
+	inClass bool
 	// risky[k] says whether the open group k (0: the whole pattern) holds
 	// a quantifier or an alternation; closed is the risk of the group that
 	// just closed, if the last thing written was a group.
-	risky := []bool{false}
-	closed := -1
-	for i := 0; i < len(pat); i++ {
-		c := pat[i]
-		last := closed
-		closed = -1
-		switch {
-		case c == '\\':
-			if i+1 >= len(pat) {
-				return "", fmt.Errorf("ends with a backslash")
-			}
-			s, n, err := translateEscape(pat[i+1:], inClass, eng)
-			if err != nil {
-				return "", err
-			}
-			b.WriteString(s)
-			i += n
-		case inClass:
-			if c == '[' {
-				return "", fmt.Errorf("uses a nested class or POSIX bracket, which castchunk cannot match exactly")
-			}
-			if c == '&' && i+1 < len(pat) && pat[i+1] == '&' {
-				return "", fmt.Errorf("uses a class intersection (&&), which castchunk cannot match exactly")
-			}
-			if c == ']' && !classStart(pat, i) {
-				inClass = false
-			}
-			b.WriteByte(c)
-		case c == '[':
-			inClass = true
-			b.WriteByte(c)
-		case strings.HasPrefix(pat[i:], "(?i:"):
-			s, n, alt, err := foldGroup(pat[i:], eng)
-			if err != nil {
-				return "", err
-			}
-			b.WriteString(s)
-			i += n - 1
-			closed = 0
-			if alt {
-				closed = 1
-				risky[len(risky)-1] = true
-			}
-		case c == '(':
-			open, err := checkGroup(pat[i:], eng)
-			if err != nil {
-				return "", err
-			}
-			b.WriteString(open)
-			if strings.HasPrefix(pat[i:], "(?P<") {
-				i += len("(?P<") - 1 // written as (?< for regexp2
-			} else {
-				i += len(open) - 1
-			}
-			risky = append(risky, false)
-		case c == ')':
-			if len(risky) == 1 {
-				return "", fmt.Errorf("has an unmatched )")
-			}
-			k := len(risky) - 1
-			closed = 0
-			if risky[k] {
-				closed = 1
-				risky[k-1] = true
-			}
-			risky = risky[:k]
-			b.WriteByte(c)
-		case c == '|':
-			risky[len(risky)-1] = true
-			b.WriteByte(c)
-		case c == '^':
-			b.WriteString(`(?m:^)`)
-		case c == '$':
-			b.WriteString(`(?m:$)`)
-		case c == '*' || c == '+' || c == '?' || c == '}':
-			if i+1 < len(pat) && pat[i+1] == '+' {
-				return "", fmt.Errorf("uses a possessive quantifier (%c+), which castchunk cannot match exactly", c)
-			}
-			risky[len(risky)-1] = true
-			if eng == backtracking && last == 1 && c != '?' && c != '}' {
-				return "", fmt.Errorf("repeats a group holding a repetition or an alternation (%c), which can backtrack exponentially; castchunk does not run it", c)
-			}
-			b.WriteByte(c)
-		case c == '{' && i+1 < len(pat) && pat[i+1] == ',':
-			return "", fmt.Errorf("uses {,n}, which the engines read as text")
-		case c == '{':
-			if eng == backtracking && last == 1 && !strings.HasPrefix(pat[i:], "{0,1}") {
-				return "", fmt.Errorf("repeats a group holding a repetition or an alternation ({n,m}), which can backtrack exponentially; castchunk does not run it")
-			}
-			b.WriteByte(c)
-		default:
-			b.WriteByte(c)
-		}
+	risky  []bool
+	closed int
+}
+
+// step translates the construct starting at pat[i], given last, the risk
+// of the group closed just before it (-1 if none), and returns how many
+// bytes after pat[i] it consumed too.
+func (t *regexTranslator) step(i, last int) (int, error) {
+	c := t.pat[i]
+	switch {
+	case c == '\\':
+		return t.escape(i)
+	case t.inClass:
+		return 0, t.classByte(i)
+	case c == '[':
+		t.inClass = true
+		t.b.WriteByte(c)
+	case strings.HasPrefix(t.pat[i:], "(?i:"):
+		return t.caseFoldGroup(i)
+	case c == '(':
+		return t.openGroup(i)
+	case c == ')':
+		return 0, t.closeGroup()
+	case c == '|':
+		t.risky[len(t.risky)-1] = true
+		t.b.WriteByte(c)
+	case c == '^':
+		t.b.WriteString(`(?m:^)`)
+	case c == '$':
+		t.b.WriteString(`(?m:$)`)
+	case c == '*' || c == '+' || c == '?' || c == '}':
+		return 0, t.quantifier(i, last)
+	case c == '{':
+		return 0, t.countedRepeat(i, last)
+	default:
+		t.b.WriteByte(c)
 	}
-	if inClass {
-		return "", fmt.Errorf("has an unclosed class")
+	return 0, nil
+}
+
+// escape translates the backslash escape at pat[i] and returns the
+// length of what follows the backslash.
+func (t *regexTranslator) escape(i int) (int, error) {
+	if i+1 >= len(t.pat) {
+		return 0, fmt.Errorf("ends with a backslash")
 	}
-	if len(risky) != 1 {
-		return "", fmt.Errorf("has an unclosed group")
+	s, n, err := translateEscape(t.pat[i+1:], t.inClass, t.eng)
+	if err != nil {
+		return 0, err
 	}
-	return b.String(), nil
+	t.b.WriteString(s)
+	return n, nil
+}
+
+// classByte writes the byte pat[i] inside a character class, noting the
+// class's end and refusing nested classes and intersections.
+func (t *regexTranslator) classByte(i int) error {
+	c := t.pat[i]
+	if c == '[' {
+		return fmt.Errorf("uses a nested class or POSIX bracket, which castchunk cannot match exactly")
+	}
+	if c == '&' && i+1 < len(t.pat) && t.pat[i+1] == '&' {
+		return fmt.Errorf("uses a class intersection (&&), which castchunk cannot match exactly")
+	}
+	if c == ']' && !classStart(t.pat, i) {
+		t.inClass = false
+	}
+	t.b.WriteByte(c)
+	return nil
+}
+
+// caseFoldGroup translates the whole (?i:...) group at pat[i] and
+// returns how many bytes after pat[i] it took.
+func (t *regexTranslator) caseFoldGroup(i int) (int, error) {
+	s, n, alt, err := foldGroup(t.pat[i:], t.eng)
+	if err != nil {
+		return 0, err
+	}
+	t.b.WriteString(s)
+	t.closed = 0
+	if alt {
+		t.closed = 1
+		t.risky[len(t.risky)-1] = true
+	}
+	return n - 1, nil
+}
+
+// openGroup writes the opening of the group at pat[i], opens its risk
+// entry and returns how many bytes after the '(' it took.
+func (t *regexTranslator) openGroup(i int) (int, error) {
+	open, err := checkGroup(t.pat[i:], t.eng)
+	if err != nil {
+		return 0, err
+	}
+	t.b.WriteString(open)
+	t.risky = append(t.risky, false)
+	if strings.HasPrefix(t.pat[i:], "(?P<") {
+		return len("(?P<") - 1, nil // written as (?< for regexp2
+	}
+	return len(open) - 1, nil
+}
+
+// closeGroup writes a ')', passing the closed group's risk on to the
+// group around it.
+func (t *regexTranslator) closeGroup() error {
+	if len(t.risky) == 1 {
+		return fmt.Errorf("has an unmatched )")
+	}
+	k := len(t.risky) - 1
+	t.closed = 0
+	if t.risky[k] {
+		t.closed = 1
+		t.risky[k-1] = true
+	}
+	t.risky = t.risky[:k]
+	t.b.WriteByte(')')
+	return nil
+}
+
+// quantifier writes the quantifier (or the '}' ending one) at pat[i],
+// refusing a possessive one and, for the backtracking engine, one that
+// repeats a risky group (last == 1).
+func (t *regexTranslator) quantifier(i, last int) error {
+	c := t.pat[i]
+	if i+1 < len(t.pat) && t.pat[i+1] == '+' {
+		return fmt.Errorf("uses a possessive quantifier (%c+), which castchunk cannot match exactly", c)
+	}
+	t.risky[len(t.risky)-1] = true
+	if t.eng == backtracking && last == 1 && c != '?' && c != '}' {
+		return fmt.Errorf("repeats a group holding a repetition or an alternation (%c), which can backtrack exponentially; castchunk does not run it", c)
+	}
+	t.b.WriteByte(c)
+	return nil
+}
+
+// countedRepeat writes the '{' at pat[i], refusing {,n} and, for the
+// backtracking engine, a {n,m} other than {0,1} after a risky group.
+func (t *regexTranslator) countedRepeat(i, last int) error {
+	if i+1 < len(t.pat) && t.pat[i+1] == ',' {
+		return fmt.Errorf("uses {,n}, which the engines read as text")
+	}
+	if t.eng == backtracking && last == 1 && !strings.HasPrefix(t.pat[i:], "{0,1}") {
+		return fmt.Errorf("repeats a group holding a repetition or an alternation ({n,m}), which can backtrack exponentially; castchunk does not run it")
+	}
+	t.b.WriteByte('{')
+	return nil
 }
 
 // classStart reports whether the ']' at i is a literal because it opens

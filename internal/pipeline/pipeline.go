@@ -188,6 +188,12 @@ func Run(ctx context.Context, jobs []Job, cfg Config, sink func(*Result) error) 
 			pool.KillAll()
 		}
 	}()
+	return deliver(ctx, jobs, seq, free, sink)
+}
+
+// deliver hands the results to sink in job order, and their read buffers
+// back to the workers.
+func deliver(ctx context.Context, jobs []Job, seq *sequencer, free chan []byte, sink func(*Result) error) error {
 	for i := range jobs {
 		// Results may be ready ahead of a cancellation (the workers ran on):
 		// a cancelled run stops here all the same, never calling the sink

@@ -394,13 +394,25 @@ func start(ctx context.Context, service string, init any, join func(*Worker) err
 	}
 	w.out = bufio.NewWriterSize(conn, 64<<10)
 	w.enc, w.dec = gob.NewEncoder(w.out), gob.NewDecoder(bufio.NewReaderSize(conn, 64<<10))
+	if err := w.handshake(ctx, service, init); err != nil {
+		return nil, err
+	}
+	go w.read()
+	go w.guard()
+	return w, nil
+}
+
+// handshake hears the worker's hello, sends it the service's name and
+// init, and waits for its set-up under a deadline of its own (setupCPU).
+// A worker that fails it is killed.
+func (w *Worker) handshake(ctx context.Context, service string, init any) error {
 	var said string
-	stuck := time.AfterFunc(helloWithin, func() { cmd.Process.Kill() })
-	err = w.dec.Decode(&said)
+	stuck := time.AfterFunc(helloWithin, func() { w.cmd.Process.Kill() })
+	err := w.dec.Decode(&said)
 	stuck.Stop()
 	if err != nil || said != hello {
 		w.Kill()
-		return nil, &Failure{Start: true, Reason: fmt.Sprintf("could not be started: it did not answer as one (%s)", w.stderr.reason())}
+		return &Failure{Start: true, Reason: fmt.Sprintf("could not be started: it did not answer as one (%s)", w.stderr.reason())}
 	}
 	err = w.enc.Encode(service)
 	if err == nil {
@@ -410,7 +422,7 @@ func start(ctx context.Context, service string, init any, join func(*Worker) err
 		err = w.out.Flush()
 	}
 	if err != nil {
-		return nil, w.died(err, 0)
+		return w.died(err, 0)
 	}
 	var ready frame
 	err = w.watch(ctx, Limits{CPU: setupCPU}, func() error {
@@ -429,13 +441,11 @@ func start(ctx context.Context, service string, init any, join func(*Worker) err
 		if errors.As(err, &f) {
 			f.Start = true
 			f.Reason = "could not be set up: it " + f.Reason
-			return nil, f
+			return f
 		}
-		return nil, err
+		return err
 	}
-	go w.read()
-	go w.guard()
-	return w, nil
+	return nil
 }
 
 // startFailure is a worker that could not be started.
