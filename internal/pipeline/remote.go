@@ -132,6 +132,13 @@ func serve(c *supervise.Conn, fault func(path string)) error {
 		return err
 	}
 	s.EncodingFile = nil // parsed: not held for the worker's life
+	if e := cfg.Enrich.Encoding; e != nil {
+		// Its vocabulary is built on the first count: built here, it is
+		// part of the set-up (its own deadline, memory the worker holds
+		// for good), not of whichever file comes first, whose fate would
+		// then depend on its neighbours.
+		e.NewCounter().Count([]byte("castchunk"))
+	}
 	if err := c.Settled(); err != nil {
 		return err
 	}
