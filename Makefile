@@ -44,7 +44,7 @@ dist: build
 	VERSION=$(VERSION) GO=$(GO) bash scripts/dist.sh
 
 ## image: the container image castchunk:$(VERSION) (Containerfile) from dist/'s amd64 binary, built
-## with podman or buildah, then run on a mounted tree and compared with the binary's output
+## with podman, then run on a mounted tree and compared with the binary's output
 image: dist
 	VERSION=$(VERSION) bash scripts/image.sh
 

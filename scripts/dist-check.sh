@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # scripts/dist-check.sh STATIC DYNAMIC: the static binary, alone in an empty
 # root (chroot: no Go toolchain, no shared library, no /proc, no /dev),
-# chunks testdata/corpus and the golden inputs into the same records as the
-# dynamic build outside it. Needs root (chroot); says so and fails without.
+# chunks testdata/corpus into the same records as the dynamic build outside
+# it. Needs root (chroot); says so and fails without.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 static=$(realpath "$1") dynamic=$(realpath "$2")

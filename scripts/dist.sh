@@ -22,6 +22,7 @@ command -v aarch64-linux-gnu-gcc >/dev/null || need+=(gcc-aarch64-linux-gnu libc
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   echo "dist: installing ${need[*]}" >&2
+  $sudo apt-get update -q >&2
   $sudo apt-get install -y -q "${need[@]}" >&2
 fi
 epoch=$(git log -1 --format=%ct 2>/dev/null || echo 0)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make image: the container image castchunk:VERSION from Containerfile and
-# dist/'s static amd64 binary, with podman (or buildah to build), then the
+# dist/'s static amd64 binary, with podman, then the
 # image run on a mounted tree (testdata/corpus, read-only), whose records
 # must equal the binary's own. Installs podman from Debian's packages when
 # it is missing.
@@ -12,6 +12,7 @@ bin="dist/castchunk_${VERSION}_linux_amd64/castchunk"
 [ -x "$bin" ] || { echo "image: $bin is missing: run make dist" >&2; exit 1; }
 if ! command -v podman >/dev/null || ! command -v runc >/dev/null; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -q >&2
   $sudo apt-get install -y -q podman runc >&2
 fi
 ctx=$(mktemp -d)

@@ -20,8 +20,8 @@ import (
 // ReservedDescriptors is how many open files the process needs for itself
 // besides its workers' and the cache's: the standard streams, the Go
 // runtime's own (its poller and its event, the cgroup files it watches),
-// the output and the manifest, and one to spare.
-const ReservedDescriptors = 11
+// the output and the manifest.
+const ReservedDescriptors = 10
 
 // startDescriptors is what starting a worker process holds for a moment
 // besides what the worker keeps: the child's end of the socket pair, its
@@ -29,10 +29,10 @@ const ReservedDescriptors = 11
 // an exec error. Workers start one at a time (supervise.Pool).
 const startDescriptors = 5
 
-// workerDescriptors is how many open files a worker holds: the source
-// file being read, and the socket, the stderr pipe and the pidfd of its
-// worker process.
-const workerDescriptors = 4
+// workerDescriptors is how many open files a worker process costs: the
+// source files being read by the callsPerWorker goroutines that share it,
+// and its socket, stderr pipe and pidfd.
+const workerDescriptors = callsPerWorker + 3
 
 // MinDescriptors is the lowest limit on open files (ulimit -n) a run
 // accepts: the process's own and one worker's.
