@@ -69,14 +69,7 @@ func run(ctx context.Context, bin, dir string, timeout time.Duration) *outcome {
 	defer stderr.Close()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, o.args[0], o.args[1:]...)
-	cmd.Dir = filepath.Join(dir, "in")
-	cmd.Env = environ()
-	cmd.Stdout = io.Discard
-	cmd.Stderr = stderr // a file, not a pipe: a worker left behind cannot hold Wait up
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 10 * time.Second
+	cmd := command(ctx, o.args, filepath.Join(dir, "in"), stderr)
 	start := time.Now()
 	err = cmd.Run()
 	o.elapsed = time.Since(start)
@@ -348,4 +341,18 @@ func reasonClass(msg string) string {
 		class += " (assertion)"
 	}
 	return class
+}
+
+// command is the command of args run in dir in a process group of its
+// own, with stderr to stderr, killed whole when ctx ends.
+func command(ctx context.Context, args []string, dir string, stderr io.Writer) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd.Dir = dir
+	cmd.Env = environ()
+	cmd.Stdout = io.Discard
+	cmd.Stderr = stderr // a file, not a pipe: a worker left behind cannot hold Wait up
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 10 * time.Second
+	return cmd
 }

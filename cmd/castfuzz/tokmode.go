@@ -36,7 +36,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -82,7 +81,7 @@ func runTok(ctx context.Context, bin, dir string, maxTokens int, timeout time.Du
 	defer stderr.Close()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := tokCommand(ctx, o.args, filepath.Join(dir, "in"), stderr)
+	cmd := command(ctx, o.args, filepath.Join(dir, "in"), stderr)
 	runtime.GC()
 	debug.FreeOSMemory() // the getrusage peak of the child starts from castfuzz's RSS
 	o.selfRSS = selfRSS()
@@ -111,20 +110,6 @@ func runTok(ctx context.Context, bin, dir string, maxTokens int, timeout time.Du
 	o.leftBehind = reapGroup(cmd.Process.Pid)
 	o.readResults(dir)
 	return o
-}
-
-// tokCommand is the command of args run in dir in a process group of its
-// own, with stderr to stderr, killed whole when ctx ends.
-func tokCommand(ctx context.Context, args []string, dir string, stderr io.Writer) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-	cmd.Dir = dir
-	cmd.Env = environ()
-	cmd.Stdout = io.Discard
-	cmd.Stderr = stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 10 * time.Second
-	return cmd
 }
 
 // sampleGroup samples the RSS and the number of processes of process

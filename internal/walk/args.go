@@ -55,9 +55,9 @@ func Distinct(args []string) ([]string, []Same) {
 
 // distinctArg is an argument that resolves, as Distinct sees it.
 type distinctArg struct {
-	i                int
-	name, lex, real  string // as written (clean); absolute from the real cwd; real
-	dir, canon, kept bool
+	i               int
+	name, lex, real string // as written (clean); absolute from the real cwd; real
+	dir, canon      bool
 }
 
 // resolveArgs resolves the arguments that can be resolved, from cwd.
