@@ -22,7 +22,7 @@ FUZZTIME ?= 30s
 FUZZGRAMMARS_TIME ?= 30m
 FUZZTOKENIZERS_TIME ?= 30m
 
-.PHONY: all build run test test-note tidy race vet docs fuzz fuzz-grammars fuzz-tokenizers bench corpus languages eval eval-study install dist image compile clean
+.PHONY: all build run test test-note tidy race vet docs fuzz fuzz-grammars fuzz-tokenizers bench corpus languages eval eval-study install dist image slurm-check compile clean
 
 all: build
 
@@ -47,6 +47,13 @@ dist: build
 ## with podman, then run on a mounted tree and compared with the binary's output
 image: dist
 	VERSION=$(VERSION) bash scripts/image.sh
+
+## slurm-check: build, then a Slurm job array on a one-node cluster on the loopback (scripts/slurm/cluster.sh;
+## installs munge and Slurm with apt-get when missing): docs/ci.md's job scripts chunk the shards of generated
+## repositories (--repos-from) and of this repository's tree, a dependent job merges and diffs; the merged
+## outputs must equal one local run byte for byte, and an update's diff exactly its files' chunks
+slurm-check: build
+	bash scripts/slurm-check.sh $(BIN)
 
 ## run: build, then chunk the sample corpus: records on stdout and nothing
 ## else (the commands are not echoed; the build's messages and the summary
