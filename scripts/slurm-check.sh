@@ -22,7 +22,9 @@
 # failure; SLURM_CHECK_KEEP=1 keeps it always. The daemons are stopped on any exit.
 # SLURM_CHECK_TIMEOUT: the seconds an array and its merge may take (default 300).
 # SLURM_CHECK_PARTS: the parts to run, of "repos tree update" (update needs repos).
-set -euo pipefail
+set -Eeuo pipefail
+# A command that fails outside the checks below still says which.
+trap 'echo "slurm-check: FAILED: line $LINENO: $BASH_COMMAND (status $?)" >&2' ERR
 
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -62,15 +64,16 @@ if ! command -v jq >/dev/null; then
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/castchunk-slurm-check.XXXXXX")
-state=$work/slurm
+slurm_state=$work/slurm
+readonly top work slurm_state
 ok=0
 cleanup() {
   local rc=$?
-  "$top/scripts/slurm/cluster.sh" stop "$state" || echo "slurm-check: stopping the cluster failed: see $state/log" >&2
+  "$top/scripts/slurm/cluster.sh" stop "$slurm_state" || echo "slurm-check: stopping the cluster failed: see $slurm_state/log" >&2
   if [ "$ok" = 1 ] && [ "${SLURM_CHECK_KEEP:-0}" != 1 ]; then
     rm -rf "$work"
   else
-    echo "slurm-check: files kept in $work (job logs in $work/logs, daemon logs in $state/log)" >&2
+    echo "slurm-check: files kept in $work (job logs in $work/logs, daemon logs in $slurm_state/log)" >&2
   fi
   exit "$rc"
 }
@@ -79,8 +82,8 @@ trap 'exit 130' INT TERM
 
 # ---- the cluster
 t=$(now)
-"$top/scripts/slurm/cluster.sh" start "$state"
-export SLURM_CONF=$state/etc/slurm.conf
+"$top/scripts/slurm/cluster.sh" start "$slurm_state"
+export SLURM_CONF=$slurm_state/etc/slurm.conf
 phase "cluster start (with any install)" "$t"
 
 logs=$work/logs
@@ -118,19 +121,33 @@ wait_gone() {
   done
 }
 
-# check_done ID WHAT: every task of job ID completed with status 0, else its logs and a failure.
-check_done() {
-  local id=$1 what=$2 states
-  states=$(scontrol show job -o "$id" | grep -o 'JobState=[A-Z_]* .*ExitCode=[0-9:]*' | awk '{ print $1, $NF }' | sort | uniq -c)
-  if [ -z "$states" ] || echo "$states" | grep -qv 'JobState=COMPLETED ExitCode=0:0'; then
-    echo "slurm-check: $what (job $id) did not complete:" >&2
-    echo "$states" >&2
-    for f in "$logs"/*; do
-      echo "---- $f ----" >&2
-      tail -n 40 "$f" >&2
-    done
-    fail "$what (job $id)"
+# field LINE KEY: the value of KEY=value in a line of scontrol show job -o, or nothing.
+field() {
+  if [[ " $1 " =~ \ $2=([^ ]*)\  ]]; then
+    echo "${BASH_REMATCH[1]}"
   fi
+}
+
+# check_done ID WHAT: every task of job ID completed with status 0; else the state and the
+# log of each task that did not, and a failure.
+check_done() {
+  local id=$1 what=$2 line name task jstate code bad=0
+  while read -r line; do
+    name=$(field "$line" JobName)
+    task=$(field "$line" ArrayTaskId)
+    jstate=$(field "$line" JobState)
+    code=$(field "$line" ExitCode)
+    [ "$jstate $code" != "COMPLETED 0:0" ] || continue
+    bad=1
+    echo "slurm-check: $name${task:+ task $task}: $jstate, exit code $code" >&2
+    f=$logs/$name${task:+-$task}.out
+    if [ -f "$f" ]; then
+      echo "---- the last lines of $f ----" >&2
+      tail -n 15 "$f" >&2
+      echo "----" >&2
+    fi
+  done < <(scontrol show job -o "$id")
+  [ "$bad" = 0 ] || fail "$what (job $id)"
 }
 
 # run_shards NAME N OUT CACHE INDEXER CHUNK-ARGS...: the array, then the merge job
@@ -310,10 +327,10 @@ gen_repo() {
 
 if [[ $parts == *" repos "* ]]; then
   t=$(now)
-  i=0
-  for name in alpha beta gamma delta epsilon zeta eta theta; do
-    i=$((i + 1))
-    gen_repo "$name" $((4 + i * 2)) $((i <= 5 ? 1 : 0))
+  # NAME:FUNCTIONS:SHARED README. beta, which the update edits, has several chunks a file.
+  for spec in alpha:5:1 beta:24:1 gamma:8:1 delta:12:1 epsilon:16:1 zeta:6:0 eta:20:0 theta:10:0; do
+    IFS=: read -r name size shared <<<"$spec"
+    gen_repo "$name" "$size" "$shared"
   done
   # A repository with nested folders, and the same helper in two places of it.
   mono=$work/repos/mono
@@ -428,7 +445,7 @@ EOF
 fi
 
 t=$(now)
-"$top/scripts/slurm/cluster.sh" stop "$state"
+"$top/scripts/slurm/cluster.sh" stop "$slurm_state"
 phase "cluster stop" "$t"
 ok=1
 phase "total" "$t_start"
