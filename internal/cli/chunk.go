@@ -51,6 +51,8 @@ type chunkOptions struct {
 	embedText    bool
 	embedHeader  string
 	root         string
+	repo         string
+	reposFrom    string
 	allowEmpty   bool
 }
 
@@ -115,6 +117,8 @@ The record format and the exit statuses: see 'castchunk --help'.`,
 	f.StringVar(&o.cacheMax, "cache-max-size", "256MiB", "prune the cache to `SIZE` after a run, least recently used entries first")
 	f.StringVar(&o.shard, "shard", "", "chunk only shard `K/N` (1 <= K <= N): the files whose path hashes to it")
 	f.BoolVar(&o.context, "context", false, "add each chunk's scope (the definitions around its start) and the definitions it holds")
+	f.StringVar(&o.repo, "repo", "", "name the repository chunked `NAME`: every record carries it in repo, and its id covers it (several repositories as arguments are named by their top folders' names)")
+	f.StringVar(&o.reposFrom, "repos-from", "", "chunk the repositories listed in `FILE` (- for stdin), one path a line, or PATH, a tab, NAME; each record carries its repository's name, its path relative to the repository's top")
 	f.StringVar(&o.root, "root", "", "write paths relative to `DIR` (default: the top of the git repository holding the paths; outside git, the one folder argument, else the current folder)")
 	f.BoolVar(&o.embedText, "embed-text", false, "add each chunk's text to embed: a header (path, scope) then the content; the budgets cover it")
 	f.StringVar(&o.embedHeader, "embed-header", string(enrich.DefaultHeader), "with --embed-text, the header's `FORMAT`: "+strings.Join(headerNames(), ", "))
@@ -169,8 +173,10 @@ type chunkConfig struct {
 	walk     walk.Options
 	format   *record.Format
 	shard    shard
-	roots    []string       // paths to walk; nil when there is nothing to walk
-	args     []string       // the path arguments as given (but as distinct renames them), to tell named files
+	roots    []string       // paths to walk, of every source; nil when there is nothing to walk
+	sources  []source       // what each listing walks: one per repository, or one for the run
+	repos    bool           // the run names repositories: records carry repo (--repo, --repos-from, several repositories)
+	missing  []missingRepo  // the repositories listed that cannot be read
 	same     []walk.Warning // the arguments distinct renamed or dropped, said on stderr
 	stdin    *pipeline.Job  // PATH -: one job read from stdin
 	output   string
@@ -181,7 +187,6 @@ type chunkConfig struct {
 	allowEmpty bool
 	cacheDir   string
 	cacheMax   int64
-	rebase     *walk.Rebase   // writes paths relative to the root (--root)
 	rootSet    bool           // --root given: a file outside it is worth a warning
 	schema     *record.Schema // the fields written: the required ones and those the flags ask for
 }
@@ -206,7 +211,7 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 		return nil, err
 	}
 	cfg := &chunkConfig{
-		args: args, output: o.output, manifest: o.manifest, stats: o.stats,
+		output: o.output, manifest: o.manifest, stats: o.stats,
 		progress: !o.noProgress, cacheDir: o.cacheDir, allowEmpty: o.allowEmpty,
 	}
 	switch {
@@ -236,26 +241,106 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 	if cfg.pipeline.Enrich, err = o.embed(); err != nil {
 		return nil, err
 	}
-	if cfg.schema, err = record.Select(record.OptionalFor(func(flag string) bool { return given(cmd, flag) })...); err != nil {
-		return nil, err
-	}
 	cfg.walk = walkOpts
 	cfg.walk.Ignored = &walk.IgnoreTally{}
-	if slices.Contains(args, "-") {
-		cfg.stdin, err = o.stdinJob(args, stdin, cfg.pipeline)
-		return cfg, err
-	}
-	if o.stdinPath != "" {
-		return nil, usageError("--stdin-path needs the path argument - (standard input)")
-	}
-	if cfg.roots, err = o.roots(cmd.Context(), args, stdin); err != nil {
+	if err := o.paths(cmd, cfg, args, stdin); err != nil {
 		return nil, err
 	}
-	cfg.roots, args, cfg.same = distinct(cfg.roots, args)
-	cfg.args = args
-	cfg.rebase, err = o.rebase(args)
-	cfg.rootSet = o.root != ""
+	cfg.schema, err = record.Select(record.OptionalFor(func(flag string) bool { return flag == "repo" && cfg.repos || given(cmd, flag) })...)
 	return cfg, err
+}
+
+// paths turns the path arguments, --files-from, --repos-from, --repo and
+// --root into what the run reads: standard input, or the sources to list.
+func (o *chunkOptions) paths(cmd *cobra.Command, cfg *chunkConfig, args []string, stdin io.Reader) error {
+	if err := o.checkRepoFlags(args); err != nil {
+		return err
+	}
+	cfg.repos = o.repo != "" || o.reposFrom != ""
+	var err error
+	if slices.Contains(args, "-") {
+		if cfg.stdin, err = o.stdinJob(args, stdin, cfg.pipeline); err == nil {
+			cfg.stdin.Repo = o.repo
+		}
+		return err
+	}
+	if o.stdinPath != "" {
+		return usageError("--stdin-path needs the path argument - (standard input)")
+	}
+	if o.reposFrom != "" {
+		return o.listedRepos(cmd, cfg, stdin)
+	}
+	if cfg.roots, err = o.roots(cmd.Context(), args, stdin); err != nil {
+		return err
+	}
+	cfg.roots, args, cfg.same = distinct(cfg.roots, args)
+	cfg.rootSet = o.root != ""
+	if o.root == "" && o.filesFrom == "" && o.repo == "" && severalRepos(cfg.roots) {
+		cfg.repos = true
+		cfg.sources, cfg.missing, err = groupRepos(entriesOf(cfg.roots))
+		return err
+	}
+	src := source{repo: o.repo, roots: cfg.roots, args: args}
+	src.rebase, err = o.rebase(args)
+	cfg.sources = []source{src}
+	return err
+}
+
+// checkRepoFlags refuses what cannot go together with --repo and
+// --repos-from.
+func (o *chunkOptions) checkRepoFlags(args []string) error {
+	if o.repo != "" {
+		if err := record.CheckRepo(o.repo); err != nil {
+			return usageError("--repo: %v", err)
+		}
+		if o.reposFrom != "" {
+			return usageError("--repo and --repos-from: give names in the list (PATH, a tab, NAME)")
+		}
+		if o.root == "" && o.filesFrom == "" && severalRepos(args) {
+			return usageError("--repo names one repository, and the paths lie in several: list them with --repos-from, or let each be named by its folder (drop --repo)")
+		}
+	}
+	if o.reposFrom == "" {
+		return nil
+	}
+	switch {
+	case len(args) > 0:
+		return usageError("--repos-from lists the repositories: give no path arguments")
+	case o.filesFrom != "":
+		return usageError("--repos-from and --files-from: give one list")
+	case o.root != "":
+		return usageError("--repos-from and --root: each repository's paths are relative to its own top")
+	}
+	return nil
+}
+
+// listedRepos reads --repos-from into the run's sources.
+func (o *chunkOptions) listedRepos(cmd *cobra.Command, cfg *chunkConfig, stdin io.Reader) error {
+	var entries []repoEntry
+	err := interruptible(cmd.Context(), func() (err error) {
+		entries, err = readReposFrom(o.reposFrom, stdin)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if cfg.sources, cfg.missing, err = groupRepos(entries); err != nil {
+		return err
+	}
+	for _, s := range cfg.sources {
+		cfg.roots = append(cfg.roots, s.roots...)
+	}
+	return nil
+}
+
+// entriesOf is the paths as a list of repositories, each named by its
+// top folder.
+func entriesOf(paths []string) []repoEntry {
+	es := make([]repoEntry, len(paths))
+	for i, p := range paths {
+		es[i] = repoEntry{path: p}
+	}
+	return es
 }
 
 // rebase finds the root the records' paths are relative to: --root, or

@@ -36,7 +36,7 @@ type chunkRun struct {
 	unsharded  int                  // files listed before --shard kept its own
 	records    int                  // records written
 	manifest   *output.ManifestFile // --manifest; nil when not asked for
-	unlisted   []walk.Warning       // inputs the listing could not read, for the manifest
+	unlisted   []manifestEntry      // inputs the listing could not read, for the manifest
 	others     []manifestEntry      // files listed for the manifest alone: hidden, symlinks, FIFOs (takeOthers)
 
 	cacheWrites int  // entries stored this run
@@ -117,7 +117,7 @@ func runChunk(ctx context.Context, cfg *chunkConfig, s Streams) error {
 		return failure(fmt.Errorf("cannot write the manifest: %w", err))
 	}
 	defer r.manifest.Abort() // unless committed: an interrupted run leaves FILE as it was
-	r.manifest.Pending(unlistedEntries(r.unlisted))
+	r.manifest.Pending(r.unlisted)
 	r.manifest.Pending(r.others)
 	// A file that failed (a chunker broke a guarantee, a header too long
 	// for the budget) is named and left out, and the run exits 1; -o FILE
@@ -139,9 +139,9 @@ func (r *chunkRun) dropEarlier(jobs []pipeline.Job) []pipeline.Job {
 		if output.MayBeEarlier(j, r.cfg.pipeline.Plan.Text) {
 			if k := output.Earlier(j.OSPath); k != output.None {
 				note := "an earlier output of castchunk (" + k.String() + "): never an input"
-				r.warn(j.Path, note+"; left out")
+				r.warn(jobName(j), note+"; left out")
 				r.summary.Skip(plan.Output.String())
-				r.others = append(r.others, manifestEntry{Path: j.Path, Status: plan.Output.String(), Note: note})
+				r.others = append(r.others, manifestEntry{Repo: j.Repo, Path: j.Path, Status: plan.Output.String(), Note: note})
 				continue
 			}
 		}
@@ -183,22 +183,44 @@ func (r *chunkRun) finish() error {
 }
 
 // list walks the roots and returns the jobs of this shard, warning about
-// what the walk could not take.
+// what the walk could not take. Each repository is listed alone, and its
+// files follow those of the repositories whose names sort before it.
 func (r *chunkRun) list(ctx context.Context) ([]pipeline.Job, error) {
 	cfg := r.cfg
 	if cfg.stdin != nil {
 		r.unsharded = 1
 		return r.sharded([]pipeline.Job{*cfg.stdin}), nil
 	}
-	if len(cfg.roots) == 0 { // an empty --files-from list chunks nothing
-		return nil, nil
-	}
 	for _, w := range cfg.same {
 		r.warn(w.Path, w.Reason)
 	}
-	opts := cfg.walk
-	opts.ListAll = cfg.manifest != "" // the manifest accounts for every path met; cheap, but only then
-	files, warnings, err := walk.ListContext(ctx, cfg.roots, opts)
+	for _, m := range cfg.missing {
+		r.unreadable = true
+		if cfg.shard.has(m.name, "") {
+			r.unlisted = append(r.unlisted, manifestEntry{Repo: m.name, Path: ".", Status: plan.Unreadable.String(), Note: m.reason})
+		}
+		r.warn(m.path, m.reason)
+	}
+	var jobs []pipeline.Job
+	for i := range cfg.sources {
+		js, err := r.listSource(ctx, &cfg.sources[i])
+		if err != nil {
+			return nil, err
+		}
+		jobs = append(jobs, js...)
+	}
+	r.unsharded = len(jobs)
+	return r.sharded(jobs), nil
+}
+
+// listSource walks one source's roots and returns its jobs, in path order.
+func (r *chunkRun) listSource(ctx context.Context, src *source) ([]pipeline.Job, error) {
+	if len(src.roots) == 0 { // an empty --files-from list chunks nothing
+		return nil, nil
+	}
+	opts := r.cfg.walk
+	opts.ListAll = r.cfg.manifest != "" // the manifest accounts for every path met; cheap, but only then
+	files, warnings, err := walk.ListContext(ctx, src.roots, opts)
 	if ctx.Err() != nil {
 		return nil, ctx.Err() // one signal stops the run, wherever the walk is
 	}
@@ -208,18 +230,13 @@ func (r *chunkRun) list(ctx context.Context) ([]pipeline.Job, error) {
 	for _, w := range warnings {
 		if w.Kind == walk.Unreadable {
 			r.unreadable = true
-			if p, _ := r.rebased(w.Path); cfg.shard.has(p) {
-				r.unlisted = append(r.unlisted, walk.Warning{Path: p, Reason: w.Reason, Kind: w.Kind})
+			if p, _ := src.rebased(w.Path); r.cfg.shard.has(src.repo, p) {
+				r.unlisted = append(r.unlisted, manifestEntry{Repo: src.repo, Path: p, Status: plan.Unreadable.String(), Note: w.Reason})
 			}
 		}
-		r.warn(w.Path, w.Reason)
+		r.warn(src.name(w.Path), w.Reason)
 	}
-	jobs, err := r.jobs(r.takeOthers(files))
-	if err != nil {
-		return nil, err
-	}
-	r.unsharded = len(jobs)
-	return r.sharded(jobs), nil
+	return r.jobs(src, r.takeOthers(src, files))
 }
 
 // sharded keeps this shard's jobs, counting them.
@@ -233,28 +250,30 @@ func (r *chunkRun) sharded(jobs []pipeline.Job) []pipeline.Job {
 // plan): its language, or vendored. A file named as an argument is never
 // vendored or generated; one that cannot be chunked is named in a warning
 // and makes the exit status 3.
-func (r *chunkRun) jobs(files []walk.File) ([]pipeline.Job, error) {
+func (r *chunkRun) jobs(src *source, files []walk.File) ([]pipeline.Job, error) {
 	named := map[string]bool{}
-	for _, a := range r.cfg.args {
+	for _, a := range src.args {
 		named[path.Clean(strings.ReplaceAll(a, string(os.PathSeparator), "/"))] = true
 	}
 	jobs := make([]pipeline.Job, 0, len(files))
 	for _, f := range files {
-		pf := plan.File{Path: f.Path, Rel: plan.RelativeTo(f.Path, r.cfg.roots), Attrs: f.Attrs, Named: f.Explicit && named[f.Path]}
-		jobs = append(jobs, r.cfg.pipeline.ListedJob(pf, f))
+		pf := plan.File{Path: f.Path, Rel: plan.RelativeTo(f.Path, src.roots), Attrs: f.Attrs, Named: f.Explicit && named[f.Path]}
+		j := r.cfg.pipeline.ListedJob(pf, f)
+		j.Repo = src.repo
+		jobs = append(jobs, j)
 	}
-	return r.rooted(jobs)
+	return r.rooted(src, jobs)
 }
 
 // rooted writes the jobs' paths relative to the root, in path order, each
 // path once (two arguments may reach one file). A path outside the root
 // stays as reached from its argument; when the user chose the root, they
 // are told once.
-func (r *chunkRun) rooted(jobs []pipeline.Job) ([]pipeline.Job, error) {
+func (r *chunkRun) rooted(src *source, jobs []pipeline.Job) ([]pipeline.Job, error) {
 	outside := 0
 	reached := make([]string, len(jobs)) // the paths as reached, for messages
 	for i := range jobs {
-		p, ok := r.rebased(jobs[i].Path)
+		p, ok := src.rebased(jobs[i].Path)
 		if !ok {
 			outside++
 		}
@@ -271,25 +290,25 @@ func (r *chunkRun) rooted(jobs []pipeline.Job) ([]pipeline.Job, error) {
 			prev := order[n-1]
 			if !sameFile(jobs[prev].OSPath, jobs[i].OSPath) {
 				return nil, usageError("%s and %s would both be written as %s: give --root a folder that holds both, or chunk them apart",
-					quoteName(reached[prev]), quoteName(reached[i]), quoteName(jobs[i].Path))
+					quoteName(reached[prev]), quoteName(reached[i]), quoteName(src.name(jobs[i].Path)))
 			}
 			continue // two arguments reached one file
 		}
 		kept = append(kept, jobs[i])
 	}
 	if outside > 0 && r.cfg.rootSet {
-		r.warn(r.cfg.rebase.Root(), fmt.Sprintf("%d files lie outside this root: their paths are written as reached from the arguments; give --root to choose another", outside))
+		r.warn(src.rebase.Root(), fmt.Sprintf("%d files lie outside this root: their paths are written as reached from the arguments; give --root to choose another", outside))
 	}
 	return kept, nil
 }
 
-// rebased is p relative to the root (false when it lies outside it and
-// keeps the path it was reached by).
-func (r *chunkRun) rebased(p string) (string, bool) {
-	if r.cfg.rebase == nil {
+// rebased is p relative to the source's root (false when it lies outside
+// it and keeps the path it was reached by).
+func (s *source) rebased(p string) (string, bool) {
+	if s.rebase == nil {
 		return p, true
 	}
-	return r.cfg.rebase.Path(p)
+	return s.rebase.Path(p)
 }
 
 // sameFile reports whether two paths name one file (or cannot be told
@@ -335,7 +354,7 @@ func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 		return r.leftOut(res)
 	}
 	if res.Message != "" {
-		r.warn(res.Job.Path, res.Message)
+		r.warn(jobName(res.Job), res.Message)
 	}
 	r.noteCache(res)
 	if res.FellBack {
@@ -349,7 +368,7 @@ func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 		r.summary.Empty()
 		return r.addManifest(res)
 	}
-	f := record.File{Path: res.Job.Path, Language: res.Language, Method: res.Method.Name, Pieces: res.Method.Pieces, Src: res.Src, Extras: res.Extras, Regions: res.Regions, Cells: res.Cells}
+	f := record.File{Repo: res.Job.Repo, Path: res.Job.Path, Language: res.Language, Method: res.Method.Name, Pieces: res.Method.Pieces, Src: res.Src, Extras: res.Extras, Regions: res.Regions, Cells: res.Cells}
 	err := w.WriteFile(f, res.Spans)
 	var bad *record.EncodeError
 	if errors.As(err, &bad) { // nothing of the file was written: it failed
@@ -380,7 +399,7 @@ func (r *chunkRun) leftOut(res *pipeline.Result) error {
 	}
 	switch res.Outcome {
 	case plan.Failed:
-		r.fail(res.Job.Path, res.Message)
+		r.fail(res.Job, res.Message)
 		return nil
 	case plan.Unsupported:
 		r.summary.Unsupported(res.Job.Path)
@@ -408,7 +427,7 @@ func (r *chunkRun) leftOut(res *pipeline.Result) error {
 		r.unreadable = true
 	}
 	if res.Message != "" {
-		r.warn(res.Job.Path, res.Message)
+		r.warn(jobName(res.Job), res.Message)
 	}
 	return nil
 }
@@ -450,10 +469,10 @@ func plural(n int, one, many string) string {
 
 // fail reports a file a chunker got wrong: it is left out, and the run
 // exits 1.
-func (r *chunkRun) fail(path, msg string) {
+func (r *chunkRun) fail(j pipeline.Job, msg string) {
 	r.failed = true
 	r.summary.Skip(plan.Failed.String())
-	r.warn(path, strings.TrimPrefix(msg, path+": "))
+	r.warn(jobName(j), strings.TrimPrefix(msg, j.Path+": "))
 }
 
 // warn prints one line on stderr: "castchunk: PATH: reason", the path

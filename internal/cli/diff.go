@@ -19,6 +19,7 @@ import (
 type diffOptions struct {
 	output          string
 	manifest        string // NEW's manifest, for the guard
+	reposFrom       string // the checkouts of an index's repositories, for the guard
 	maxDeleteSet    bool   // --max-delete given: it applies in git too
 	stats           bool
 	allowMassDelete bool
@@ -92,6 +93,7 @@ by the mass-delete guard; 130 interrupted.`,
 		},
 	}
 	f := cmd.Flags()
+	f.StringVar(&o.reposFrom, "repos-from", "", "the outputs are an index of the repositories listed in `FILE` (chunk --repos-from's list): the guard asks git in each one's checkout (a folder outside git: whether the file is there); a repository the list no longer names has left the index")
 	f.StringVar(&o.manifest, "manifest", "", "NEW's manifest (chunk --manifest, or merge of the shards'): a file it lists as left out on purpose (binary, generated, too large, …) is a deletion, one it does not list was not in NEW's run")
 	f.StringVarP(&o.output, "output", "o", "", "write the changes to `FILE` (atomically) instead of stdout")
 	f.BoolVar(&o.stats, "stats", false, "print the counts of chunks added, deleted, relabelled and unchanged, and of files added, deleted, changed and unchanged, to stderr")
@@ -208,7 +210,51 @@ func openGuard(ctx context.Context, o *diffOptions) (*output.Guard, error) {
 	if err != nil {
 		return nil, failure(err)
 	}
-	return output.NewGuard(repo, manifest), nil
+	repos, err := openRepos(ctx, o.reposFrom)
+	if err != nil {
+		return nil, err
+	}
+	return output.NewGuard(repo, manifest, repos), nil
+}
+
+// openRepos asks git in the checkout of each repository of --repos-from
+// (nil without it): by name, nil for one that cannot be read or is not
+// in git.
+func openRepos(ctx context.Context, list string) (map[string]*output.Repo, error) {
+	switch list {
+	case "":
+		return nil, nil
+	case "-":
+		return nil, usageError("--repos-from needs a file: stdin can hold one of the outputs")
+	}
+	var entries []repoEntry
+	err := interruptible(ctx, func() (err error) {
+		entries, err = readReposFrom(list, nil)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	sources, missing, err := groupRepos(entries)
+	if err != nil {
+		return nil, err
+	}
+	repos := map[string]*output.Repo{}
+	for _, m := range missing {
+		repos[m.name] = nil
+	}
+	for _, s := range sources {
+		top := s.rebase.Root()
+		r, err := output.OpenRepo(ctx, top)
+		switch {
+		case err != nil:
+			return nil, failure(err)
+		case r == nil || !sameFile(r.Top, top):
+			r = output.PlainFolder(top) // a folder outside git (or one its repository ignores)
+		}
+		repos[s.repo] = r
+	}
+	return repos, nil
 }
 
 // massDelete is the guard of an unattended re-index: it refuses (status 5)
@@ -374,5 +420,5 @@ func changeLine(dst []byte, c stream.Change) []byte {
 	if c.Add {
 		return output.AppendAdd(dst, c.Reason, c.Record)
 	}
-	return output.AppendDelete(dst, c.ID, c.Path)
+	return output.AppendDelete(dst, c.ID, c.Repo, c.Path)
 }

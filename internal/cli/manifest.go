@@ -26,22 +26,12 @@ func openManifest(name string) (*output.ManifestFile, error) {
 	return output.OpenManifest(name)
 }
 
-// unlistedEntries are the manifest entries of the files the listing could
-// not read.
-func unlistedEntries(ws []walk.Warning) []manifestEntry {
-	var es []manifestEntry
-	for _, w := range ws {
-		es = append(es, manifestEntry{Path: w.Path, Status: plan.Unreadable.String(), Note: w.Reason})
-	}
-	return es
-}
-
 // takeOthers takes the files listed for --manifest alone (walk.Options
 // ListAll: hidden files, symlinks not followed, FIFOs) out of the walk's
 // files and keeps the entries of this shard's, with their paths relative
 // to the root, for the manifest. The run's outputs are left out, as they
 // are of the files chunked.
-func (r *chunkRun) takeOthers(files []walk.File) []walk.File {
+func (r *chunkRun) takeOthers(src *source, files []walk.File) []walk.File {
 	kept := files[:0]
 	var outs []os.FileInfo
 	for _, name := range []string{r.cfg.output, r.cfg.manifest} {
@@ -54,12 +44,12 @@ func (r *chunkRun) takeOthers(files []walk.File) []walk.File {
 			kept = append(kept, f)
 			continue
 		}
-		p, _ := r.rebased(f.Path)
-		if r.cfg.shard.has(p) && !sameAsAny(f.OSPath, outs) {
+		p, _ := src.rebased(f.Path)
+		if r.cfg.shard.has(src.repo, p) && !sameAsAny(f.OSPath, outs) {
 			e := otherEntry(f)
-			e.Path = p
+			e.Repo, e.Path = src.repo, p
 			if f.Hidden && f.Kind == walk.Regular {
-				e.Note = hiddenNote(r.cfg.pipeline.Plan, plan.File{Path: f.Path, Rel: plan.RelativeTo(f.Path, r.cfg.roots), Attrs: f.Attrs}, f)
+				e.Note = hiddenNote(r.cfg.pipeline.Plan, plan.File{Path: f.Path, Rel: plan.RelativeTo(f.Path, src.roots), Attrs: f.Attrs}, f)
 			}
 			r.others = append(r.others, e)
 		}
@@ -154,7 +144,7 @@ func (r *chunkRun) addManifest(res *pipeline.Result) error {
 	if r.manifest == nil {
 		return nil
 	}
-	e := manifestEntry{Path: res.Job.Path, Status: res.Outcome.String(), Language: res.Language,
+	e := manifestEntry{Repo: res.Job.Repo, Path: res.Job.Path, Status: res.Outcome.String(), Language: res.Language,
 		SyntaxErrors: res.HasSyntaxErrors, Note: res.Message}
 	if e.Language == "" && res.Job.Decision.Lang != nil {
 		e.Language = res.Job.Decision.Lang.Name

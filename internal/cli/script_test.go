@@ -178,12 +178,21 @@ func buildReal(t *testing.T) string {
 }
 
 // fieldOrder is the record's fields in schema order.
-var fieldOrder = record.Default().Names()
+var fieldOrder = mustSchema("repo").Names()
+
+// mustSchema is record.Select that cannot fail.
+func mustSchema(optional ...string) *record.Schema {
+	s, err := record.Select(optional...)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
 
 // omittable are the fields only some files' records have: host_language
 // (embedded regions), cell and end_cell (notebooks), ranges (a method of
 // chunks of several pieces).
-var omittable = map[string]bool{"host_language": true, "cell": true, "end_cell": true, "ranges": true}
+var omittable = map[string]bool{"repo": true, "host_language": true, "cell": true, "end_cell": true, "ranges": true}
 
 // languageOf maps extensions to record languages, independently of the
 // lang package.
@@ -196,7 +205,7 @@ var languageOf = map[string]string{
 }
 
 type rec struct {
-	id, path, language, method string
+	id, repo, path, language, method string
 	index, startLine, endLine  int
 	startByte, endByte, size   int
 	content                    string
@@ -221,7 +230,7 @@ func parseRecord(line []byte) (*rec, error) {
 		return nil, fmt.Errorf("not an object")
 	}
 	r := &rec{}
-	strs := map[string]*string{"id": &r.id, "path": &r.path, "language": &r.language, "method": &r.method, "content": &r.content}
+	strs := map[string]*string{"id": &r.id, "repo": &r.repo, "path": &r.path, "language": &r.language, "method": &r.method, "content": &r.content}
 	ints := map[string]*int{"index": &r.index, "start_line": &r.startLine, "end_line": &r.endLine, "start_byte": &r.startByte, "end_byte": &r.endByte, "size": &r.size}
 	var key any // a key read but not yet matched
 	for _, want := range fieldOrder {
@@ -245,7 +254,7 @@ func parseRecord(line []byte) (*rec, error) {
 			}
 			continue
 		}
-		if omittable[want] {
+		if omittable[want] && strs[want] == nil {
 			if _, err := dec.Token(); err != nil {
 				return nil, err
 			}
@@ -309,7 +318,10 @@ func readRecords(ts *testscript.TestScript, name string) []*rec {
 	return out
 }
 
-func chunkID(p, content string, k int) string {
+func chunkID(repo, p, content string, k int) string {
+	if repo != "" {
+		p = repo + "\x00" + p
+	}
 	h := sha256.Sum256([]byte(p + "\x00" + content + "\x00" + strconv.Itoa(k)))
 	return hex.EncodeToString(h[:16])
 }
@@ -331,6 +343,8 @@ func cmdJSONL(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	fs := flag.NewFlagSet("jsonl", flag.ContinueOnError)
 	dir := fs.String("C", ".", "folder the paths are relative to")
+	repoDirs := repoFlag{}
+	fs.Var(repoDirs, "repo", "NAME=DIR: the records of repository NAME are relative to DIR (repeatable); with it, every record must name a repository given")
 	overlap := fs.Bool("overlap", false, "chunks may overlap (sliding windows)")
 	partial := fs.Bool("partial", false, "chunks cover part of each file, in order, apart (function)")
 	method := fs.String("method", "", "the method every record must name")
@@ -347,7 +361,7 @@ func cmdJSONL(ts *testscript.TestScript, neg bool, args []string) {
 		next    int // next index
 	}
 	var cur *fileState
-	var curPath string
+	var curPath string // the current file's key: repo, NUL, path
 	files := 0
 	finish := func() {
 		if cur != nil && !*partial && cur.covered != len(cur.src) {
@@ -355,20 +369,27 @@ func cmdJSONL(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	for i, r := range recs {
-		where := fmt.Sprintf("%s:%d (%s #%d)", fs.Arg(0), i+1, r.path, r.index)
-		if cur == nil || r.path != curPath {
+		where := fmt.Sprintf("%s:%d (%s %s #%d)", fs.Arg(0), i+1, r.repo, r.path, r.index)
+		if key := r.repo + "\x00" + r.path; cur == nil || key != curPath {
 			finish()
-			if cur != nil && r.path <= curPath {
-				ts.Fatalf("%s: path %q after %q: files not sorted or not contiguous", where, r.path, curPath)
+			if cur != nil && key <= curPath {
+				ts.Fatalf("%s: path %q after %q: files not sorted or not contiguous", where, key, curPath)
 			}
 			if r.path == "" || path.Clean(r.path) != r.path || strings.HasPrefix(r.path, "./") || strings.Contains(r.path, "\\") {
 				ts.Fatalf("%s: path %q is not clean and /-separated", where, r.path)
 			}
-			src, err := os.ReadFile(ts.MkAbs(filepath.Join(*dir, filepath.FromSlash(r.path))))
+			top, ok := repoDirs[r.repo]
+			switch {
+			case len(repoDirs) == 0 && r.repo == "":
+				top = *dir
+			case !ok:
+				ts.Fatalf("%s: repository %q, want one of -repo's", where, r.repo)
+			}
+			src, err := os.ReadFile(ts.MkAbs(filepath.Join(top, filepath.FromSlash(r.path))))
 			if err != nil {
 				ts.Fatalf("%s: %v", where, err)
 			}
-			cur, curPath = &fileState{src: src, seen: map[string]int{}}, r.path
+			cur, curPath = &fileState{src: src, seen: map[string]int{}}, key
 			files++
 		}
 		if r.index != cur.next {
@@ -400,7 +421,7 @@ func cmdJSONL(ts *testscript.TestScript, neg bool, args []string) {
 		if *budget > 0 && r.size > *budget {
 			ts.Fatalf("%s: size %d over the budget %d", where, r.size, *budget)
 		}
-		if want := chunkID(r.path, r.content, cur.seen[r.content]); r.id != want {
+		if want := chunkID(r.repo, r.path, r.content, cur.seen[r.content]); r.id != want {
 			ts.Fatalf("%s: id %s, want %s", where, r.id, want)
 		}
 		cur.seen[r.content]++
@@ -423,6 +444,20 @@ func cmdJSONL(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	finish()
 	fmt.Fprintf(ts.Stdout(), "%d records in %d files\n", len(recs), files)
+}
+
+// repoFlag is jsonl's -repo NAME=DIR, repeated.
+type repoFlag map[string]string
+
+func (f repoFlag) String() string { return fmt.Sprint(map[string]string(f)) }
+
+func (f repoFlag) Set(v string) error {
+	name, dir, ok := strings.Cut(v, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("want NAME=DIR, got %q", v)
+	}
+	f[name] = dir
+	return nil
 }
 
 // joinRanges returns what r's content must be: src's bytes of r's ranges,

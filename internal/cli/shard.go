@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"hash/fnv"
 	"strconv"
@@ -10,7 +11,8 @@ import (
 )
 
 // shard selects the files of shard K of N (1 <= K <= N) by a hash of their
-// display path, so N machines can split one repository with no
+// display path (of their repository's name, when the run names
+// repositories: a repository lies in one shard), so N machines can split one repository with no
 // coordination: every file lands in exactly one shard, and a shard's files
 // do not change when other files are added or removed. All shards must be
 // run with the same path arguments, since the display path is what is
@@ -31,13 +33,15 @@ func parseShard(s string) (shard, error) {
 	return shard{k, n}, nil
 }
 
-// has reports whether the file at path belongs to this shard.
-func (s shard) has(path string) bool {
+// has reports whether the file at path of repository repo belongs to this
+// shard: a repository's files go together, so its name is hashed; the
+// path when the run names no repository.
+func (s shard) has(repo, path string) bool {
 	if s.n == 1 {
 		return true
 	}
 	h := fnv.New64a()
-	h.Write([]byte(path))
+	h.Write([]byte(cmp.Or(repo, path)))
 	return h.Sum64()%s.n == s.k-1
 }
 
@@ -48,7 +52,7 @@ func (s shard) filter(jobs []pipeline.Job) []pipeline.Job {
 	}
 	kept := jobs[:0]
 	for _, j := range jobs {
-		if s.has(j.Path) {
+		if s.has(j.Repo, j.Path) {
 			kept = append(kept, j)
 		}
 	}

@@ -56,11 +56,15 @@ func runStats(ctx context.Context, o *statsOptions, args []string, s Streams) er
 	summary := stats.Summary{Budget: o.maxSize}
 	dec := record.NewDecoder(in)
 	dec.Need = []string{"path", "language", "size", "end_byte"}
+	dec.Schema = record.All() // repo counts files by repository
 	var rec record.Record
-	path, language, fileEnd := "", "", 0
+	repo, path, language, fileEnd, chunks := "", "", "", 0, 0
 	flush := func() {
 		if path != "" {
 			summary.AddFile(language, fileEnd)
+			if repo != "" {
+				summary.AddRepo(repo, chunks)
+			}
 		}
 	}
 	for {
@@ -78,14 +82,14 @@ func runStats(ctx context.Context, o *statsOptions, args []string, s Streams) er
 			}
 			return failure(fmt.Errorf("read %s: %w", name, err))
 		}
-		if rec.Path != path {
+		if rec.Path != path || rec.Repo != repo {
 			flush()
-			path, language, fileEnd = rec.Path, rec.Language, 0
+			repo, path, language, fileEnd, chunks = rec.Repo, rec.Path, rec.Language, 0, 0
 			if rec.HostLanguage != "" {
 				language = rec.HostLanguage // a file counts in its own language, its chunks in theirs
 			}
 		}
-		fileEnd = max(fileEnd, rec.EndByte)
+		fileEnd, chunks = max(fileEnd, rec.EndByte), chunks+1
 		summary.AddChunk(rec.Language, rec.Size)
 	}
 	flush()

@@ -32,6 +32,8 @@ type verifyOptions struct {
 	tokenizer        tokenizerFlags
 	maxTokens        int
 	embedHeader      string
+	repo             string
+	reposFrom        string
 }
 
 func newVerifyCmd(s Streams) *cobra.Command {
@@ -98,6 +100,8 @@ records file could not be read; 130 interrupted.`,
 	cmd.Flags().IntVar(&o.maxTokens, "max-tokens", 0, "with --tokenizer, fail chunks (or texts) of more than `N` tokens (0: no check)")
 	cmd.Flags().StringVar(&o.embedHeader, "embed-header", string(enrich.DefaultHeader), "the records' texts have headers in `FORMAT`, as chunk --embed-header wrote them ("+strings.Join(headerNames(), ", ")+")")
 	cmd.Flags().BoolVar(&o.allowOutsideRoot, "allow-outside-root", false, "also read files outside --root: absolute paths not under it, paths with .., symbolic links that lead out")
+	cmd.Flags().StringVar(&o.repo, "repo", "", "check only the records of repository `NAME` (chunk --repo, --repos-from), under --root; count the others as skipped")
+	cmd.Flags().StringVar(&o.reposFrom, "repos-from", "", "the records name repositories: read each one's files under its path in `FILE`, the list chunk --repos-from read (PATH, or PATH, a tab, NAME)")
 	_ = cmd.RegisterFlagCompletionFunc("root", dirCompletion)
 	completeValues(cmd, "lang", lang.Names())
 	_ = cmd.RegisterFlagCompletionFunc("tokenizer", tokenizerCompletion)
@@ -135,6 +139,9 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 	if err != nil {
 		return err
 	}
+	if v.Roots, err = o.repoRoots(ctx, s.In, args); err != nil {
+		return err
+	}
 	in, name, closeIn, err := openRecords(ctx, args, s.In)
 	if err != nil {
 		return err
@@ -155,7 +162,11 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 	v.Finish()
 	tellMissing(out, missing, v.Files, v.Root)
 	tellHeaders(out, v.Explained)
-	out.println(fmt.Sprintf("verified %d records of %d files: %d problems", v.Records, v.Files, v.Problems))
+	summary := fmt.Sprintf("verified %d records of %d files: %d problems", v.Records, v.Files, v.Problems)
+	if v.Repo != "" {
+		summary = fmt.Sprintf("verified %d records of %d files of repository %q: %d problems (%d records of other repositories skipped)", v.Records, v.Files, v.Repo, v.Problems, v.Skipped)
+	}
+	out.println(summary)
 	if out.err != nil {
 		if closedPipe(out.err) {
 			return nil
@@ -197,8 +208,42 @@ func (o *verifyOptions) verifier() (*verify.Verifier, error) {
 	}
 	return &verify.Verifier{
 		Root: root, AllowOutsideRoot: o.allowOutsideRoot, MaxFileSize: limit, Lang: o.lang, Budget: o.maxSize,
-		Tokens: counter, MaxTokens: o.maxTokens, Header: header,
+		Tokens: counter, MaxTokens: o.maxTokens, Header: header, Repo: o.repo,
 	}, nil
+}
+
+// repoRoots reads --repos-from: the folder of each repository, by name
+// (nil without the flag). A repository that cannot be read keeps its
+// path: its records' files are then missing, each a problem.
+func (o *verifyOptions) repoRoots(ctx context.Context, stdin io.Reader, args []string) (map[string]string, error) {
+	switch {
+	case o.reposFrom == "":
+		return nil, nil
+	case o.root != "":
+		return nil, usageError("--repos-from and --root: each repository's paths are relative to its own top")
+	case o.reposFrom == "-" && (len(args) == 0 || args[0] == "-"):
+		return nil, usageError("--repos-from - and the records cannot both be read from stdin")
+	}
+	var entries []repoEntry
+	err := interruptible(ctx, func() (err error) {
+		entries, err = readReposFrom(o.reposFrom, stdin)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	sources, missing, err := groupRepos(entries)
+	if err != nil {
+		return nil, err
+	}
+	roots := map[string]string{}
+	for _, s := range sources {
+		roots[s.repo] = s.rebase.Root()
+	}
+	for _, m := range missing {
+		roots[m.name] = m.path
+	}
+	return roots, nil
 }
 
 // readAll decodes every record of in and adds it to v; a line that is not
@@ -241,8 +286,12 @@ func tellMissing(out *lineWriter, missing []verify.Problem, files int, root stri
 		if err != nil {
 			abs = root
 		}
-		out.println(fmt.Sprintf("%d of the %d files the records name are missing under %s (%s, ...): the records look relative to another root; give --root the folder chunk took its paths from (the top of the git repository; outside git, the one folder chunk was given: chunk DIR, verify --root DIR)",
-			len(missing), files, quoteName(abs), quoteName(missing[0].Path)))
+		hint := "give --root the folder chunk took its paths from (the top of the git repository; outside git, the one folder chunk was given: chunk DIR, verify --root DIR)"
+		if missing[0].Repo != "" {
+			hint = "the records name repositories: give --repos-from the list chunk read, or run verify --repo NAME in that repository's checkout"
+		}
+		out.println(fmt.Sprintf("%d of the %d files the records name are missing under %s (%s, ...): the records look relative to another root; %s",
+			len(missing), files, quoteName(abs), quoteName(repoName(missing[0].Repo, missing[0].Path)), hint))
 		return
 	}
 	for _, p := range missing {

@@ -51,6 +51,22 @@ import (
 type Repo struct {
 	Top    string
 	listed map[string]byte // path (from the top) -> 'H' tracked, 'S' skip-worktree (outside a sparse checkout), '?' untracked, not ignored
+	plain  bool            // a folder outside git: what is on disk is listed
+}
+
+// PlainFolder is the evidence of a repository of an index that is a
+// folder outside git (diff --repos-from): a file is there or it is not.
+func PlainFolder(top string) *Repo { return &Repo{Top: top, plain: true} }
+
+// lists returns what the repository says of path: its tag, and whether it
+// lists it at all.
+func (r *Repo) lists(path string) (byte, bool) {
+	if r.plain {
+		_, err := os.Lstat(filepath.Join(r.Top, filepath.FromSlash(path)))
+		return 'H', err == nil
+	}
+	tag, ok := r.listed[path]
+	return tag, ok
 }
 
 // OpenRepo asks git about the checkout holding dir: nil (and no error)
@@ -105,7 +121,13 @@ func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 // its verdict (Verdict).
 type Guard struct {
 	repo     *Repo
-	manifest map[string]string // NEW's manifest: path -> status; nil when not given
+	manifest map[string]string // NEW's manifest: key (ManifestKey) -> status; nil when not given
+	// repos are the checkouts of the repositories of an index, by name
+	// (diff --repos-from; a nil Repo: its checkout cannot be read); nil
+	// when not given: then the records' repositories are not looked up,
+	// and git's evidence applies to an index of one repository at most.
+	repos    map[string]*Repo
+	newRepos map[string]bool // the repositories NEW's records name
 
 	newFiles, newListed int
 	deleted             int      // files of OLD gone from the tree: deletions
@@ -115,9 +137,30 @@ type Guard struct {
 }
 
 // NewGuard makes the guard of a diff run in repo (nil: outside git),
-// with NEW's manifest when given (nil).
-func NewGuard(repo *Repo, manifest map[string]string) *Guard {
-	return &Guard{repo: repo, manifest: manifest}
+// with NEW's manifest when given (nil) and the checkouts of an index's
+// repositories by name when given (nil).
+func NewGuard(repo *Repo, manifest map[string]string, repos map[string]*Repo) *Guard {
+	return &Guard{repo: repo, manifest: manifest, repos: repos, newRepos: map[string]bool{}}
+}
+
+// ManifestKey is the key of a manifest entry of path in repository repo
+// ("" for none), as ReadManifest keys them.
+func ManifestKey(repo, path string) string {
+	if repo == "" {
+		return path
+	}
+	return repo + "\x00" + path
+}
+
+// checkout is the git evidence for file fc: the checkout of its
+// repository (nil when it cannot be read) and whether the evidence knows
+// the repository at all (with repos, one the list names).
+func (g *Guard) checkout(fc stream.FileChange) (*Repo, bool) {
+	if g.repos == nil {
+		return g.repo, g.repo != nil
+	}
+	r, ok := g.repos[fc.Repo]
+	return r, ok
 }
 
 // ReadManifest reads a manifest of chunk (or merge) into path -> status.
@@ -131,7 +174,7 @@ func ReadManifest(r io.Reader, name string) (map[string]string, error) {
 			if err := json.Unmarshal(line, &e); err != nil || e.Path == "" || !slices.Contains(plan.Fates(), e.Status) {
 				return nil, fmt.Errorf("%s: line %d is not a manifest entry of castchunk chunk", name, n)
 			}
-			m[e.Path] = e.Status
+			m[ManifestKey(e.Repo, e.Path)] = e.Status
 		}
 		if err == io.EOF {
 			return m, nil
@@ -146,29 +189,44 @@ func ReadManifest(r io.Reader, name string) (map[string]string, error) {
 func (g *Guard) File(fc stream.FileChange) {
 	if fc.New > 0 {
 		g.newFiles++
-		if g.repo != nil {
-			if _, ok := g.repo.listed[fc.Path]; ok {
+		g.newRepos[fc.Repo] = true
+		if r, _ := g.checkout(fc); r != nil {
+			if _, ok := r.lists(fc.Path); ok {
 				g.newListed++
 			}
 		}
 		return
 	}
-	if g.repo == nil || fc.Old == 0 {
+	r, known := g.checkout(fc)
+	if fc.Old == 0 || g.repos == nil && r == nil {
 		return
 	}
-	if why := g.gone(fc); why != "" {
+	why := ""
+	switch {
+	case !known:
+		g.deleted++ // a repository the list no longer names: its files left the index
+	case r == nil:
+		why = "its repository's checkout cannot be read"
+	default:
+		why = g.gone(r, fc)
+	}
+	if why != "" {
 		g.nUncovered++
 		if len(g.uncovered) < 3 {
-			g.uncovered = append(g.uncovered, fmt.Sprintf("%s (%s)", fc.Path, why))
+			name := fc.Path
+			if fc.Repo != "" {
+				name = fc.Repo + ":" + fc.Path
+			}
+			g.uncovered = append(g.uncovered, fmt.Sprintf("%s (%s)", name, why))
 		}
 	}
 }
 
 // gone says why a file of OLD that NEW lacks is no deletion ("" when it
 // is one).
-func (g *Guard) gone(fc stream.FileChange) string {
-	tag, listed := g.repo.listed[fc.Path]
-	osPath := filepath.Join(g.repo.Top, filepath.FromSlash(fc.Path))
+func (g *Guard) gone(repo *Repo, fc stream.FileChange) string {
+	tag, listed := repo.lists(fc.Path)
+	osPath := filepath.Join(repo.Top, filepath.FromSlash(fc.Path))
 	switch {
 	case !listed:
 		g.deleted++ // not in the commit chunked, nor in the tree
@@ -182,7 +240,7 @@ func (g *Guard) gone(fc stream.FileChange) string {
 		return ""
 	}
 	if g.manifest != nil {
-		switch status, ok := g.manifest[fc.Path]; {
+		switch status, ok := g.manifest[ManifestKey(fc.Repo, fc.Path)]; {
 		case !ok:
 			return "in the repository, not in NEW's run: its manifest does not list it"
 		case status == plan.Unreadable.String(), status == plan.Failed.String():
@@ -231,8 +289,15 @@ func leftOut(fc stream.FileChange, osPath string, info os.FileInfo) bool {
 
 // Applies reports whether the evidence of git applies to these outputs:
 // diff runs in a git checkout, and most of NEW's files are listed there.
+//
+// NEW's records of several repositories are one repository's only with
+// their checkouts (diff --repos-from): without them, the checkout diff
+// runs in is one repository, and cannot speak for the others.
 func (g *Guard) Applies() bool {
-	return g.repo != nil && g.newFiles > 0 && g.newListed*2 > g.newFiles
+	if g.repos == nil && (g.repo == nil || len(g.newRepos) > 1) {
+		return false
+	}
+	return g.newFiles > 0 && g.newListed*2 > g.newFiles
 }
 
 // Refusal is why the guard refuses a diff: nil when it lets it through.
@@ -244,7 +309,15 @@ func (g *Guard) Refusal(oldName, newName string) error {
 		g.nUncovered, plural(g.nUncovered, "file", "files"), oldName, plural(g.nUncovered, "is", "are"), newName,
 		strings.Join(g.uncovered, ", ")+more(g.nUncovered-len(g.uncovered)),
 		plural(g.nUncovered, "it", "them"), plural(g.nUncovered, "it", "them"), plural(g.nUncovered, "it", "them"),
-		Quote(g.repo.Top), g.deleted, g.onPurpose)
+		g.where(), g.deleted, g.onPurpose)
+}
+
+// where names the checkouts git was asked in, for messages.
+func (g *Guard) where() string {
+	if g.repos == nil {
+		return Quote(g.repo.Top)
+	}
+	return fmt.Sprintf("the %d checkouts of --repos-from", len(g.repos))
 }
 
 func more(n int) string {

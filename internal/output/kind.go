@@ -46,7 +46,7 @@ const MinSize = headSize
 // be a non-empty output of castchunk, true when Classify must read it
 // whole to tell. Every line of an output starts with one of these.
 func Probe(head []byte) bool {
-	for _, p := range [][]byte{[]byte(`{"id":"`), []byte(`{"path":"`), []byte(`{"op":"add",`), []byte(`{"op":"delet`), []byte("PAR1")} {
+	for _, p := range [][]byte{[]byte(`{"id":"`), []byte(`{"path":"`), []byte(`{"repo":"`), []byte(`{"op":"add",`), []byte(`{"op":"delet`), []byte("PAR1")} {
 		n := min(len(p), len(head))
 		if n > 0 && bytes.Equal(head[:n], p[:n]) && len(head) >= min(len(p), headSize) {
 			return true
@@ -117,7 +117,7 @@ func Classify(r io.ReaderAt, size int64) Kind {
 		if allRecords(sr) {
 			return Records
 		}
-	case bytes.HasPrefix(first[:n], []byte(`{"path":"`)):
+	case bytes.HasPrefix(first[:n], []byte(`{"path":"`)), bytes.HasPrefix(first[:n], []byte(`{"repo":"`)):
 		if allLines(sr, manifestLine) {
 			return Manifest
 		}
@@ -191,6 +191,7 @@ func allLines(r io.Reader, ok func(line []byte) bool) bool {
 // what became of it. docs/record-format.md's table of fields and statuses
 // is the contract.
 type ManifestEntry struct {
+	Repo         string `json:"repo,omitempty"` // the repository's name; none when the run names none
 	Path         string `json:"path"`
 	Status       string `json:"status"`   // "chunked", or why the file was left out (plan.Fate)
 	Language     string `json:"language"` // "" when not known
@@ -236,6 +237,7 @@ func changeLine(line []byte) bool {
 		var c struct {
 			Op   string `json:"op"`
 			ID   string `json:"id"`
+			Repo string `json:"repo"`
 			Path string `json:"path"`
 		}
 		dec := json.NewDecoder(bytes.NewReader(line))
@@ -243,7 +245,7 @@ func changeLine(line []byte) bool {
 		if err := dec.Decode(&c); err != nil || c.ID == "" || c.Path == "" {
 			return false
 		}
-		return bytes.Equal(AppendDelete(nil, c.ID, c.Path), line)
+		return bytes.Equal(AppendDelete(nil, c.ID, c.Repo, c.Path), line)
 	case bytes.HasPrefix(line, []byte(`{"op":"add",`)):
 		rest := line[len(`{"op":"add",`):]
 		rest = bytes.TrimPrefix(rest, []byte(`"reason":"language",`))
@@ -265,10 +267,15 @@ func AppendAdd(dst []byte, reason string, rec []byte) []byte {
 	return append(dst, '\n')
 }
 
-// AppendDelete appends the line of diff that deletes the chunk id of path.
-func AppendDelete(dst []byte, id, path string) []byte {
+// AppendDelete appends the line of diff that deletes the chunk id of path
+// (in repository repo, "" for none).
+func AppendDelete(dst []byte, id, repo, path string) []byte {
 	dst = append(dst, `{"op":"delete","id":`...)
 	dst = record.AppendQuoted(dst, id)
+	if repo != "" {
+		dst = append(dst, `,"repo":`...)
+		dst = record.AppendQuoted(dst, repo)
+	}
 	dst = append(dst, `,"path":`...)
 	dst = record.AppendQuoted(dst, path)
 	return append(dst, "}\n"...)

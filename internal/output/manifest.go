@@ -1,6 +1,7 @@
 package output
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -34,8 +35,14 @@ func (m *ManifestFile) Pending(es []ManifestEntry) {
 		return
 	}
 	m.pending = append(m.pending, es...)
-	slices.SortStableFunc(m.pending, func(a, b ManifestEntry) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortStableFunc(m.pending, CompareEntries)
 	m.pending = slices.CompactFunc(m.pending, func(a, b ManifestEntry) bool { return a == b })
+}
+
+// CompareEntries orders manifest entries as records are: by repository,
+// then by path (byte order).
+func CompareEntries(a, b ManifestEntry) int {
+	return cmp.Or(strings.Compare(a.Repo, b.Repo), strings.Compare(a.Path, b.Path))
 }
 
 // ManifestError is a failed write of the manifest: said as such, not as a
@@ -53,7 +60,7 @@ func (m *ManifestFile) Write(e ManifestEntry) error {
 	if m == nil {
 		return nil
 	}
-	for len(m.pending) > 0 && m.pending[0].Path < e.Path {
+	for len(m.pending) > 0 && CompareEntries(m.pending[0], e) < 0 {
 		if err := m.writeLine(m.pending[0]); err != nil {
 			return &ManifestError{m.name, err}
 		}

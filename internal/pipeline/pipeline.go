@@ -38,6 +38,10 @@ import (
 // plan.Chunked is not read: its result says why it was left out.
 type Job struct {
 	plan.File
+	// Repo names the repository the file belongs to ("" when the run
+	// names none): its records carry it, and it is no concern of
+	// chunking (the same bytes chunk the same in any repository).
+	Repo     string
 	Decision plan.Decision
 	OSPath   string    // path to read
 	Reader   io.Reader // read this instead of OSPath (standard input)

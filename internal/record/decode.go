@@ -683,6 +683,11 @@ func (d *Decoder) needs(f *Field) bool {
 // or method. It does not look at the file or know the methods (verify
 // does).
 func (r *Record) Check() error {
+	if r.HasRepo {
+		if err := CheckRepo(r.Repo); err != nil {
+			return err
+		}
+	}
 	switch {
 	case r.Path == "":
 		return errors.New("empty path")

@@ -25,7 +25,7 @@ func TestDecodeGood(t *testing.T) {
 	if err := d.Decode(&r); err != nil {
 		t.Fatal(err)
 	}
-	want := Record{ID: ID("src/a.py", []byte("x = 1\n"), 0), Path: "src/a.py", Language: "python", Method: "cast",
+	want := Record{ID: ID("", "src/a.py", []byte("x = 1\n"), 0), Path: "src/a.py", Language: "python", Method: "cast",
 		Index: 0, StartLine: 1, EndLine: 1, StartByte: 0, EndByte: 6, Size: 3, Content: "x = 1\n", Languages: []string{"python"}}
 	if !reflect.DeepEqual(r, want) {
 		t.Errorf("got %+v\nwant %+v", r, want)
@@ -126,7 +126,7 @@ func TestDecodeRejects(t *testing.T) {
 // reader can use is still refused.
 func TestDecodeLenient(t *testing.T) {
 	g := goodLine(t)
-	want := Record{ID: ID("src/a.py", []byte("x = 1\n"), 0), Path: "src/a.py", Language: "python", Method: "cast",
+	want := Record{ID: ID("", "src/a.py", []byte("x = 1\n"), 0), Path: "src/a.py", Language: "python", Method: "cast",
 		Index: 0, StartLine: 1, EndLine: 1, StartByte: 0, EndByte: 6, Size: 3, Content: "x = 1\n", Languages: []string{"python"}}
 	reordered := `{"content":"x = 1\n","size":3,"end_byte":6,"start_byte":0,"end_line":1,"start_line":1,"index":0,` +
 		`"method":"cast","languages":[ "python" ],"language":"python","path":"src/a.py","id":"` + want.ID + `"}`

@@ -18,6 +18,9 @@ import (
 
 // File is what the encoder needs to know about one source file.
 type File struct {
+	// Repo names the repository the file belongs to ("" when the run
+	// names none): the id covers it, and the repo field writes it.
+	Repo     string
 	Path     string // '/'-separated, as reached from the path argument
 	Language string
 	Method   string // the method's name
@@ -271,7 +274,7 @@ type Encoder struct {
 	h      hash.Hash
 	sum    [sha256.Size]byte
 	num    []byte // "\x00" + decimal occurrence, fed to the id hash
-	prefix []byte // path + "\x00", fed to the id hash
+	prefix []byte // [repo + "\x00"] path + "\x00", fed to the id hash (idPrefix)
 	hdr    []byte // the current chunk's header, fed to the id hash
 	// idHeader: the schema has the text field, so ids cover the text
 	// (header and content), what is embedded (see the package doc).
@@ -356,7 +359,7 @@ func (e *Encoder) Begin(f File, spans []chunk.Span) error {
 	} else {
 		clear(e.seen)
 	}
-	e.prefix = append(append(e.prefix[:0], f.Path...), 0)
+	e.prefix = idPrefix(e.prefix[:0], f.Repo, f.Path)
 	_, text := e.schema().field(textField)
 	e.idHeader = text >= 0
 	e.file, e.spans, e.next = f, spans, 0
@@ -690,7 +693,7 @@ func AppendFile(dst []byte, f File, spans []chunk.Span) ([]byte, error) {
 // id and the size are written as they are, not recomputed). Tools that
 // pass records through use it, and tests compare it with AppendFile.
 func (e *Encoder) AppendRecord(dst []byte, r *Record) ([]byte, error) {
-	e.file = File{Path: r.Path, Language: r.Language, Method: r.Method, Pieces: r.Ranges != nil}
+	e.file = File{Repo: r.Repo, Path: r.Path, Language: r.Language, Method: r.Method, Pieces: r.Ranges != nil}
 	if r.HostLanguage != "" {
 		// The record's own language is that of a region holding it.
 		e.file.Language = r.HostLanguage

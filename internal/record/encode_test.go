@@ -228,10 +228,10 @@ func checkJSON(t *testing.T, out, src string) {
 func TestID(t *testing.T) {
 	// Fixed input, value from `printf 'src/a.py\0def f():\n    return 1\n\0000' | sha256sum`.
 	const content = "def f():\n    return 1\n"
-	if got, want := ID("src/a.py", []byte(content), 0), "6ad4f6c6cd2cf996165bcedb63a84a3d"; got != want {
+	if got, want := ID("", "src/a.py", []byte(content), 0), "6ad4f6c6cd2cf996165bcedb63a84a3d"; got != want {
 		t.Errorf("ID = %s, want %s", got, want)
 	}
-	if got, want := ID("src/a.py", []byte(content), 12), refID("src/a.py", content, 12); got != want {
+	if got, want := ID("", "src/a.py", []byte(content), 12), refID("src/a.py", content, 12); got != want {
 		t.Errorf("ID(k=12) = %s, want %s", got, want)
 	}
 }
@@ -259,7 +259,7 @@ func TestIDStableWhenTextAboveChanges(t *testing.T) {
 	if idA[0] == idB[0] {
 		t.Errorf("changed chunks share an id")
 	}
-	if want := ID("m.py", []byte(fn), 0); idA[1] != want {
+	if want := ID("", "m.py", []byte(fn), 0); idA[1] != want {
 		t.Errorf("encoder id %s, ID() %s", idA[1], want)
 	}
 	idC := ids(t, encode(t, "n.py", a, spansAt(a, len(a)-len(fn))))

@@ -37,7 +37,8 @@
 //
 //	SHA-256(path + "\x00" + embedded + "\x00" + decimal(k))
 //
-// where path is the record's path; embedded is what an embedding model is
+// where path is the record's path (preceded by the repository's name and a
+// NUL, "repo\x00path", in a record with a repo field); embedded is what an embedding model is
 // given: the record's text (header and content) when the record has a
 // text field (--embed-text), else its content's exact bytes; and k the
 // number of earlier chunks (lower index) of the same file whose embedded
@@ -54,7 +55,11 @@ package record
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/castchunk/castchunk/internal/chunk"
 )
@@ -65,6 +70,8 @@ const IDLen = 32
 // Record is one decoded output line.
 type Record struct {
 	ID       string
+	Repo     string // the repository's name; "" when the record has no repo
+	HasRepo  bool   // the record has a repo field
 	Path     string
 	Language string
 	// Languages are the languages the chunk holds text of, Language
@@ -112,17 +119,47 @@ func (r *Record) Span() chunk.Span {
 	return s
 }
 
-// ID returns the id of a chunk of path whose embedded text (its text
+// ID returns the id of a chunk of path (in repository repo, "" for none) whose embedded text (its text
 // field, else its content) is embedded, the occurrence-th earlier repeat of
 // that text in its file (0 for the first); see the package documentation
 // for the recipe.
-func ID(path string, embedded []byte, occurrence int) string {
+func ID(repo, path string, embedded []byte, occurrence int) string {
 	h := sha256.New()
-	h.Write([]byte(path))
-	h.Write([]byte{0})
+	h.Write(idPrefix(nil, repo, path))
 	h.Write(embedded)
 	h.Write(strconv.AppendInt([]byte{0}, int64(occurrence), 10))
 	return hex.EncodeToString(h.Sum(nil)[:IDLen/2])
+}
+
+// CheckRepo reports why name cannot name a repository: empty, not valid
+// UTF-8, holding a control character (a NUL would make ids ambiguous, a
+// line break would break headers and lists), or starting or ending with
+// white space (invisible in a list, and trimmed by most tools).
+func CheckRepo(name string) error {
+	switch {
+	case name == "":
+		return errors.New("a repository's name is empty")
+	case !utf8.ValidString(name):
+		return fmt.Errorf("repository name %q is not valid UTF-8", name)
+	case strings.TrimSpace(name) != name:
+		return fmt.Errorf("repository name %q starts or ends with white space", name)
+	}
+	for _, c := range name {
+		if c < 0x20 || c == 0x7f {
+			return fmt.Errorf("repository name %q holds a control character", name)
+		}
+	}
+	return nil
+}
+
+// idPrefix appends what the id hash starts with: the path and a NUL,
+// after the repository's name and a NUL when the file has one. A name holds
+// no NUL (CheckRepo), so the two forms cannot be confused within a name.
+func idPrefix(dst []byte, repo, path string) []byte {
+	if repo != "" {
+		dst = append(append(dst, repo...), 0)
+	}
+	return append(append(dst, path...), 0)
 }
 
 // validID reports whether s has the form of an id: 32 lowercase hex digits.

@@ -99,10 +99,14 @@ type Chunk struct {
 
 // fields is the record format, in the order records carry them.
 var fields = []*Field{
-	{Name: "id", Type: String, Help: "32 lowercase hex digits: the first 16 bytes of SHA-256(path, NUL, E, NUL, k), E what is embedded (`text` when the record has it, else `content`), k counting the earlier chunks of the file with the same E. Unique in an output; unchanged while path and E are",
+	{Name: "id", Type: String, Help: "32 lowercase hex digits: the first 16 bytes of SHA-256(path, NUL, E, NUL, k), E what is embedded (`text` when the record has it, else `content`), k counting the earlier chunks of the file with the same E; in a record with `repo`, SHA-256(repo, NUL, path, NUL, E, NUL, k). Unique in an output; unchanged while repo, path and E are",
 		Append: func(dst []byte, c *Chunk) ([]byte, error) { return append(append(append(dst, '"'), c.ID...), '"'), nil },
 		Raw:    rawString(func(c *Chunk) []byte { return c.ID }),
 		Set:    func(r *Record, v Value) { r.ID = v.Str }},
+	{Name: "repo", Type: String, Optional: true, Flag: "repo", PerFile: true, Dict: true, Help: "the repository the file belongs to (`--repo NAME`, `--repos-from`, or several repositories as arguments: each named by its top folder's name); the id then covers it, and `path` is relative to the repository's top. Absent from the records of a run that names no repository",
+		Append: perFileString(func(f *File) string { return f.Repo }),
+		Raw:    rawPerFile(func(f *File) string { return f.Repo }),
+		Set:    func(r *Record, v Value) { r.Repo, r.HasRepo = v.Str, true }},
 	{Name: "path", Type: String, PerFile: true, Help: "the file's path relative to the root (`--root`; default: the top of the git repository, outside git the one folder argument), `/`-separated (`src/a.py`, never `./src/a.py`)",
 		Append: func(dst []byte, c *Chunk) ([]byte, error) {
 			dst, _, bad := appendString(dst, []byte(c.File.Path))

@@ -27,6 +27,27 @@ type Summary struct {
 	fallback    int
 	syntax      int
 	empty       int
+	repos       map[string]*RepoLine // by name; nil when no record names a repository
+}
+
+// RepoLine is the tally of one repository of an index (records with repo).
+type RepoLine struct {
+	Files  int `json:"files"`
+	Chunks int `json:"chunks"`
+}
+
+// AddRepo counts one chunked file of repository name, of chunks records.
+func (s *Summary) AddRepo(name string, chunks int) {
+	if s.repos == nil {
+		s.repos = map[string]*RepoLine{}
+	}
+	l := s.repos[name]
+	if l == nil {
+		l = &RepoLine{}
+		s.repos[name] = l
+	}
+	l.Files++
+	l.Chunks += chunks
 }
 
 // group is the tally of one language (or of everything).
@@ -146,6 +167,9 @@ type Report struct {
 	SyntaxErrors int            `json:"files_with_syntax_errors,omitempty"`
 	Empty        int            `json:"empty_files,omitempty"`
 	Histogram    []Bin          `json:"histogram,omitempty"`
+	// Repositories are the files and chunks of each repository, when the
+	// records name repositories.
+	Repositories map[string]RepoLine `json:"repositories,omitempty"`
 }
 
 // Bin is one bar of the size histogram: chunks with Lo <= size < Hi.
@@ -160,6 +184,12 @@ func (s *Summary) Report() Report {
 	r := Report{
 		Budget: s.Budget, Skipped: maps.Clone(s.skipped), Unsupported: maps.Clone(s.unsupported),
 		Fallback: s.fallback, SyntaxErrors: s.syntax, Empty: s.empty,
+	}
+	for name, l := range s.repos {
+		if r.Repositories == nil {
+			r.Repositories = map[string]RepoLine{}
+		}
+		r.Repositories[name] = *l
 	}
 	var names []string
 	for name := range s.languages {
@@ -301,9 +331,22 @@ func (r Report) WriteText(w io.Writer) error {
 	if r.SyntaxErrors > 0 {
 		fmt.Fprintf(&b, "files with syntax errors (chunked by cast anyway): %d\n", r.SyntaxErrors)
 	}
+	writeRepos(&b, r.Repositories)
 	writeHistogram(&b, r.Histogram)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeRepos writes the repositories' files and chunks, by name.
+func writeRepos(b *strings.Builder, repos map[string]RepoLine) {
+	if len(repos) == 0 {
+		return
+	}
+	names := slices.Sorted(maps.Keys(repos))
+	fmt.Fprintf(b, "%d repositories:\n", len(names))
+	for _, n := range names {
+		fmt.Fprintf(b, "  %-24s %7d files %8d chunks\n", n, repos[n].Files, repos[n].Chunks)
+	}
 }
 
 // unsupportedShown is how many extensions the text report names.

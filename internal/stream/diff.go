@@ -20,6 +20,7 @@ func (st DiffStats) New() int { return st.Added + st.Unchanged + st.Relabelled }
 // deleted (its id and path).
 type Change struct {
 	Add    bool
+	Repo   string // "" when the records have no repo
 	Path   string
 	ID     string
 	Record []byte // for an addition: the record's line
@@ -40,7 +41,7 @@ const Relabelled = "language"
 // are its language, host_language and languages. It calls emit for each
 // chunk of new that old lacks, or whose id old has with another language,
 // host_language or languages (Change.Reason Relabelled), and each chunk
-// of old that new lacks, file by file in path order; in a file, deletions first (in old's
+// of old that new lacks, file by file in path order (by repository first); in a file, deletions first (in old's
 // order), then additions (in new's). It stops at the first error, of
 // either input or of emit.
 func Diff(old, new *Reader, emit func(Change) error) (DiffStats, error) {
@@ -50,6 +51,7 @@ func Diff(old, new *Reader, emit func(Change) error) (DiffStats, error) {
 // FileChange is one file as Diff met it: in OLD, in NEW or both, with the
 // methods of its records (OLD's first record's; "" when it has none).
 type FileChange struct {
+	Repo      string // "" when the records have no repo
 	Path      string
 	Old, New  int    // its records in each
 	OldMethod string // the method of its first record in OLD
@@ -65,13 +67,13 @@ func DiffFiles(old, new *Reader, emit func(Change) error, file func(FileChange))
 		}
 		var fc FileChange
 		if o != nil {
-			fc.Path, fc.Old = o.Path, len(o.IDs)
+			fc.Repo, fc.Path, fc.Old = o.Repo, o.Path, len(o.IDs)
 			if len(o.meta) > 0 {
 				fc.OldMethod = o.meta[0].method
 			}
 		}
 		if n != nil {
-			fc.Path, fc.New = n.Path, len(n.IDs)
+			fc.Repo, fc.Path, fc.New = n.Repo, n.Path, len(n.IDs)
 		}
 		file(fc)
 	}
@@ -86,7 +88,7 @@ func DiffFiles(old, new *Reader, emit func(Change) error, file func(FileChange))
 	}
 	for o != nil || n != nil {
 		switch {
-		case n == nil || o != nil && o.Path < n.Path:
+		case n == nil || o != nil && o.key < n.key:
 			st.FilesDeleted++
 			tell(o, nil)
 			if err := deleteAll(o, nil, emit, &st); err != nil {
@@ -95,7 +97,7 @@ func DiffFiles(old, new *Reader, emit func(Change) error, file func(FileChange))
 			if o, err = next(old); err != nil {
 				return st, err
 			}
-		case o == nil || n.Path < o.Path:
+		case o == nil || n.key < o.key:
 			st.FilesAdded++
 			tell(nil, n)
 			if err := addAll(n, nil, emit, &st); err != nil {
@@ -161,7 +163,7 @@ func deleteAll(f *File, keep map[string]bool, emit func(Change) error, st *DiffS
 			continue
 		}
 		st.Deleted++
-		if err := emit(Change{Path: f.Path, ID: id}); err != nil {
+		if err := emit(Change{Repo: f.Repo, Path: f.Path, ID: id}); err != nil {
 			return err
 		}
 	}
@@ -173,7 +175,7 @@ func deleteAll(f *File, keep map[string]bool, emit func(Change) error, st *DiffS
 // counts the others as unchanged.
 func addAll(f *File, old map[string]string, emit func(Change) error, st *DiffStats) error {
 	for i, id := range f.IDs {
-		c := Change{Add: true, Path: f.Path, ID: id, Record: f.Lines[i]}
+		c := Change{Add: true, Repo: f.Repo, Path: f.Path, ID: id, Record: f.Lines[i]}
 		switch label, ok := old[id]; {
 		case !ok:
 			st.Added++

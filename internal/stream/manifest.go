@@ -103,7 +103,7 @@ func (m *manifestInput) next() error {
 			if key == m.key {
 				what = "a path is listed twice"
 			}
-			return fmt.Errorf("%s: line %d: %s (%q after %q): give manifests of castchunk chunk, or of merge", m.name, m.n, what, key, m.key)
+			return fmt.Errorf("%s: line %d: %s (%q after %q): give manifests of castchunk chunk, or of merge", m.name, m.n, what, keyName(key), keyName(m.key))
 		}
 		m.line = append(append(m.line[:0], bytes.TrimSuffix(m.buf, []byte("\n"))...), '\n')
 		m.key = key
@@ -127,10 +127,12 @@ func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
 }
 
 // manifestKey checks that line is a manifest entry with one of the
-// statuses and returns its path as chunk sorts it: a name that is not
+// statuses and returns its key as chunk sorts it (fileKey: the path, after
+// the repository's name in a repository's entry): a name that is not
 // UTF-8 is written in Go's quoted form, but sorted by its bytes.
 func manifestKey(line []byte, statuses []string) (string, error) {
 	var e struct {
+		Repo   *string         `json:"repo"`
 		Path   *string         `json:"path"`
 		Status *string         `json:"status"`
 		ID     json.RawMessage `json:"id"`
@@ -146,10 +148,14 @@ func manifestKey(line []byte, statuses []string) (string, error) {
 	case !slices.Contains(statuses, *e.Status):
 		return "", fmt.Errorf("unknown status %q: castchunk chunk writes %s", *e.Status, quotedList(statuses))
 	}
-	if raw, err := strconv.Unquote(*e.Path); err == nil && !utf8.ValidString(raw) {
-		return raw, nil
+	repo := ""
+	if e.Repo != nil {
+		repo = *e.Repo
 	}
-	return *e.Path, nil
+	if raw, err := strconv.Unquote(*e.Path); err == nil && !utf8.ValidString(raw) {
+		return fileKey(repo, raw), nil
+	}
+	return fileKey(repo, *e.Path), nil
 }
 
 // quotedList is "a", "b" or "c", for messages.
@@ -197,7 +203,7 @@ func MergeManifests(inputs []io.Reader, names, statuses []string, w io.Writer) e
 			heap.Fix(h, 0)
 		}
 		if h.Len() > 0 && (*h)[0].key == key && (*h)[0] != m {
-			return fmt.Errorf("%q is in both %s and %s: merge takes manifests that share no file (the shards of one run)", key, m.name, (*h)[0].name)
+			return fmt.Errorf("%q is in both %s and %s: merge takes manifests that share no file (the shards of one run)", keyName(key), m.name, (*h)[0].name)
 		}
 		if _, err := w.Write(out); err != nil {
 			return err

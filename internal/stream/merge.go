@@ -40,8 +40,8 @@ func Merge(inputs []*Reader, w io.Writer) error {
 		if err := h.pushNext(top.r); err != nil {
 			return err
 		}
-		if h.Len() > 0 && (*h)[0].file.Path == f.Path {
-			return fmt.Errorf("%q is in both %s and %s: merge takes outputs that share no file (the shards of one run)", f.Path, top.r.Name(), (*h)[0].r.Name())
+		if h.Len() > 0 && (*h)[0].file.key == f.key {
+			return fmt.Errorf("%q is in both %s and %s: merge takes outputs that share no file (the shards of one run)", fileName(f.Repo, f.Path), top.r.Name(), (*h)[0].r.Name())
 		}
 	}
 	return nil
@@ -87,7 +87,7 @@ func (o *oneRun) check(f *File, input string) error {
 		if o.fields == nil {
 			o.fields = &sighting{input: input, line: line, value: m.fields}
 		} else if m.fields != o.fields.value {
-			return fmt.Errorf("%s: line %d: the record's fields differ from those of %s: %s; merge takes the shards of one run, made with the same flags (--context, --tokenizer, --embed-text)",
+			return fmt.Errorf("%s: line %d: the record's fields differ from those of %s: %s; merge takes the shards of one run, made with the same flags (--context, --tokenizer, --embed-text; a repository named by --repo, --repos-from or several repositories as arguments in all or none)",
 				input, line, o.fields, fieldsDiff(m.fields, o.fields.value))
 		}
 		at := sighting{input: input, line: line}
@@ -148,11 +148,11 @@ type head struct {
 	r    *Reader
 }
 
-// fileHeap orders inputs by their next file's path.
+// fileHeap orders inputs by their next file's key (repository, path).
 type fileHeap []head
 
 func (h fileHeap) Len() int           { return len(h) }
-func (h fileHeap) Less(i, j int) bool { return h[i].file.Path < h[j].file.Path }
+func (h fileHeap) Less(i, j int) bool { return h[i].file.key < h[j].file.key }
 func (h fileHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
 func (h *fileHeap) Push(x any)        { *h = append(*h, x.(head)) }
 func (h *fileHeap) Pop() any {

@@ -10,13 +10,16 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/castchunk/castchunk/internal/record"
 )
 
 // File is the records of one file, as read.
 type File struct {
+	Repo  string // the repository's name; "" when the records have no repo
 	Path  string
+	key   string   // Key()
 	IDs   []string // the records' ids, in order
 	Lines [][]byte // the records' lines as read, without '\n'
 	line  int      // the input's line of the first record (record i is on line+i)
@@ -26,6 +29,30 @@ type File struct {
 	// byte range.
 	overlap int
 }
+
+// Key is what orders files in an output: the path, after the repository's
+// name and a NUL when the records have a repo, so that byte order on keys
+// is order by repository, then by path.
+func (f *File) Key() string { return f.key }
+
+// fileKey is the Key of the file path of repository repo.
+func fileKey(repo, path string) string {
+	if repo == "" {
+		return path
+	}
+	return repo + "\x00" + path
+}
+
+// fileName names a file in messages: repo:path in a repository.
+func fileName(repo, path string) string {
+	if repo == "" {
+		return path
+	}
+	return repo + ":" + path
+}
+
+// keyName is fileName of a key.
+func keyName(key string) string { return strings.Replace(key, "\x00", ":", 1) }
 
 // meta is what Merge compares between records of one run, and what Diff
 // compares between records of one id.
@@ -45,7 +72,7 @@ type Reader struct {
 
 	ahead   *entry // the next record, read ahead
 	line    []byte
-	last    string // path of the last file returned
+	last    string // key of the last file returned
 	started bool
 	err     error // sticky
 
@@ -56,15 +83,16 @@ type Reader struct {
 
 // entry is one record as read.
 type entry struct {
-	path, id string
-	line     []byte
-	lineNo   int
-	index    int
-	hasIndex bool // the record has an index field
-	start    int
-	end      int
-	hasRange bool // the record has start_byte and end_byte
-	meta     meta
+	repo, path, id string
+	key            string // fileKey(repo, path)
+	line           []byte
+	lineNo         int
+	index          int
+	hasIndex       bool // the record has an index field
+	start          int
+	end            int
+	hasRange       bool // the record has start_byte and end_byte
+	meta           meta
 }
 
 // NewReader reads records from r; name names r in errors. Records need
@@ -96,13 +124,13 @@ func (r *Reader) Next() (*File, error) {
 		r.err = io.EOF
 		return nil, io.EOF
 	}
-	if r.last != "" && e.path <= r.last {
+	if r.last != "" && e.key <= r.last {
 		return nil, r.fail(r.orderError(e))
 	}
-	f := &File{Path: e.path, line: e.lineNo}
+	f := &File{Repo: e.repo, Path: e.path, key: e.key, line: e.lineNo}
 	ids := map[string]int{} // id -> its line
 	prevEnd := 0
-	for ; e != nil && e.path == f.Path; e = r.ahead {
+	for ; e != nil && e.key == f.key; e = r.ahead {
 		if err := r.check(f, e, ids); err != nil {
 			return nil, r.fail(err)
 		}
@@ -117,7 +145,7 @@ func (r *Reader) Next() (*File, error) {
 			return nil, r.fail(err)
 		}
 	}
-	r.last = f.Path
+	r.last = f.key
 	return f, nil
 }
 
@@ -126,11 +154,11 @@ func (r *Reader) Next() (*File, error) {
 // the record has one, its place in the file.
 func (r *Reader) check(f *File, e *entry, ids map[string]int) error {
 	if at, ok := ids[e.id]; ok {
-		return fmt.Errorf("%s: line %d: duplicate id %s in %q (line %d has it too): ids are unique in an output; give outputs of castchunk chunk, or of merge", r.name, e.lineNo, e.id, f.Path, at)
+		return fmt.Errorf("%s: line %d: duplicate id %s in %q (line %d has it too): ids are unique in an output; give outputs of castchunk chunk, or of merge", r.name, e.lineNo, e.id, fileName(f.Repo, f.Path), at)
 	}
 	ids[e.id] = e.lineNo
 	if want := len(f.IDs); e.hasIndex && e.index != want {
-		return fmt.Errorf("%s: line %d: index %d in %q, expected %d: a file's chunks are numbered 0, 1, 2, … in order (one is missing, repeated or out of order); give outputs of castchunk chunk, or of merge", r.name, e.lineNo, e.index, f.Path, want)
+		return fmt.Errorf("%s: line %d: index %d in %q, expected %d: a file's chunks are numbered 0, 1, 2, … in order (one is missing, repeated or out of order); give outputs of castchunk chunk, or of merge", r.name, e.lineNo, e.index, fileName(f.Repo, f.Path), want)
 	}
 	return nil
 }
@@ -151,7 +179,7 @@ func (r *Reader) read() error {
 		return fmt.Errorf("read %s: %w", r.name, err)
 	}
 	line := append([]byte(nil), r.line...)
-	e := &entry{path: r.rec.Path, id: r.rec.ID, line: line, lineNo: r.dec.Line(),
+	e := &entry{repo: r.rec.Repo, path: r.rec.Path, key: fileKey(r.rec.Repo, r.rec.Path), id: r.rec.ID, line: line, lineNo: r.dec.Line(),
 		index: r.rec.Index, start: r.rec.StartByte, end: r.rec.EndByte}
 	r.keys = appendKeys(r.keys[:0], line)
 	e.hasIndex = slices.Contains(r.keys, "index")
@@ -210,10 +238,10 @@ func (r *Reader) intern(s string) string {
 
 func (r *Reader) orderError(e *entry) error {
 	what := "files are not in path order"
-	if e.path == r.last {
+	if e.key == r.last {
 		what = "a file's records are not together"
 	}
-	return fmt.Errorf("%s: line %d: %s (%q after %q): give outputs of castchunk chunk, or of merge", r.name, e.lineNo, what, e.path, r.last)
+	return fmt.Errorf("%s: line %d: %s (%q after %q): give outputs of castchunk chunk, or of merge", r.name, e.lineNo, what, fileName(e.repo, e.path), keyName(r.last))
 }
 
 func (r *Reader) fail(err error) error {

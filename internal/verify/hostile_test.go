@@ -279,7 +279,7 @@ func fixTextIDs(recs []record.Record) {
 	seen := map[string]int{}
 	for i := range recs {
 		key := recs[i].Path + "\x00" + recs[i].Text
-		recs[i].ID = record.ID(recs[i].Path, []byte(recs[i].Text), seen[key])
+		recs[i].ID = record.ID("", recs[i].Path, []byte(recs[i].Text), seen[key])
 		seen[key]++
 	}
 }

@@ -38,6 +38,7 @@ import (
 
 // Problem is one thing wrong with one record (Index -1: with the file).
 type Problem struct {
+	Repo    string // the record's repository; "" for none
 	Path    string
 	Index   int
 	Message string
@@ -45,10 +46,14 @@ type Problem struct {
 }
 
 func (p Problem) String() string {
-	if p.Index < 0 {
-		return fmt.Sprintf("%s: %s", p.Path, p.Message)
+	name := p.Path
+	if p.Repo != "" {
+		name = p.Repo + ":" + p.Path
 	}
-	return fmt.Sprintf("%s: chunk %d: %s", p.Path, p.Index, p.Message)
+	if p.Index < 0 {
+		return fmt.Sprintf("%s: %s", name, p.Message)
+	}
+	return fmt.Sprintf("%s: chunk %d: %s", name, p.Index, p.Message)
 }
 
 // Verifier checks a stream of records, one at a time, in output order.
@@ -60,6 +65,14 @@ type Verifier struct {
 	// leads out or is absolute) is a problem of its file, never opened.
 	Root             string
 	AllowOutsideRoot bool
+	// Roots, when not nil, are the folders the paths of each repository's
+	// records are relative to, by name (verify --repos-from): a record of
+	// a repository not in it is a problem of its file. nil: every record
+	// is read under Root.
+	Roots map[string]string
+	// Repo, when set, is the one repository whose records are checked
+	// (verify --repo); the others are counted in Skipped.
+	Repo string
 	// MaxFileSize > 0: a file larger than this is a problem, not read
 	// (and no more than this is read of a file that grows meanwhile).
 	MaxFileSize int64
@@ -83,6 +96,7 @@ type Verifier struct {
 	Report  func(Problem)
 
 	Records, Files, Problems int
+	Skipped                  int // records of other repositories than Repo
 	// Explained counts, by format, the records whose header Header does
 	// not explain and that format does: the records were likely made
 	// with chunk --embed-header FORMAT (the first such, in
@@ -96,6 +110,8 @@ type Verifier struct {
 
 // file is the state of the file whose records are streaming.
 type file struct {
+	repo       string // its repository; "" for none
+	root       string // the folder its path is relative to
 	path       string
 	data       []byte
 	unreadable bool
@@ -123,13 +139,17 @@ type file struct {
 
 // Add checks one record.
 func (v *Verifier) Add(r *record.Record) {
+	if v.Repo != "" && r.Repo != v.Repo {
+		v.Skipped++
+		return
+	}
 	v.Records++
-	if v.cur == nil || v.cur.path != r.Path {
+	if v.cur == nil || v.cur.path != r.Path || v.cur.repo != r.Repo {
 		v.Finish()
 		// A notebook's record whose host_language was lost still has its
 		// cell: checkLanguage names the missing field, and the records
 		// are checked against the notebook's text, not its JSON.
-		v.open(r.Path, r.HostLanguage == notebook.Language || r.HasCell && notebook.Is(r.Path))
+		v.open(r.Repo, r.Path, r.HostLanguage == notebook.Language || r.HasCell && notebook.Is(r.Path))
 	}
 	f := v.cur
 	if f.unreadable {
@@ -488,7 +508,7 @@ func (v *Verifier) checkCell(f *file, r *record.Record) {
 func (v *Verifier) attributesSay(p string, l *lang.Language) bool {
 	name := filepath.FromSlash(p)
 	if !filepath.IsAbs(name) {
-		name = filepath.Join(v.Root, name)
+		name = filepath.Join(v.cur.root, name)
 	}
 	files, _, err := walk.List([]string{name}, walk.Options{})
 	return err == nil && len(files) == 1 && files[0].Attrs.Language != "" && lang.ForLinguist(files[0].Attrs.Language) == l
@@ -505,7 +525,7 @@ func (v *Verifier) checkID(f *file, r *record.Record) {
 	h := sha256.Sum256(embedded)
 	k := f.repeats[h]
 	f.repeats[h] = k + 1
-	if want := record.ID(r.Path, embedded, k); r.ID != want {
+	if want := record.ID(r.Repo, r.Path, embedded, k); r.ID != want {
 		v.problem(r, fmt.Sprintf("id is %s, the recipe gives %s (duplicated or altered record?)", r.ID, want))
 	}
 }
@@ -519,30 +539,36 @@ func (v *Verifier) Finish() {
 	}
 	v.cur = nil
 	if !f.unreadable && !partial(f.method) && f.covered != len(f.data) {
-		v.fileProblem(f.path, fmt.Sprintf("chunks end at byte %d, the file has %d bytes: chunks are missing at the end", f.covered, len(f.data)))
+		v.fileProblem(f, fmt.Sprintf("chunks end at byte %d, the file has %d bytes: chunks are missing at the end", f.covered, len(f.data)))
 	}
 }
 
 // open starts on the file at path; a notebook (its first record says so:
 // chunk read it as one, not as --lang or an attribute said) is read as its
 // text.
-func (v *Verifier) open(path string, isNotebook bool) {
+func (v *Verifier) open(repo, path string, isNotebook bool) {
 	if v.seen == nil {
 		v.seen = map[string]bool{}
 	}
-	if v.seen[path] {
-		v.fileProblem(path, "its records are not together: the file appeared earlier in the stream")
+	f := &file{repo: repo, path: path, line: 1, repeats: map[[sha256.Size]byte]int{}}
+	key := repo + "\x00" + path
+	if v.seen[key] {
+		v.fileProblem(f, "its records are not together: the file appeared earlier in the stream")
 	}
-	v.seen[path] = true
+	v.seen[key] = true
 	v.Files++
-	f := &file{path: path, line: 1, repeats: map[[sha256.Size]byte]int{}}
 	v.cur = f
-	data, err := v.read(path)
+	var data []byte
+	root, err := v.rootOf(repo)
+	if err == nil {
+		f.root = root
+		data, err = v.read(root, path)
+	}
 	if err != nil {
 		f.unreadable = true
 		v.Problems++
 		if v.Report != nil {
-			v.Report(Problem{Path: path, Index: -1, Message: err.Error(), Missing: errors.Is(err, fs.ErrNotExist)})
+			v.Report(Problem{Repo: repo, Path: path, Index: -1, Message: err.Error(), Missing: errors.Is(err, fs.ErrNotExist)})
 		}
 		return
 	}
@@ -551,12 +577,28 @@ func (v *Verifier) open(path string, isNotebook bool) {
 		nb, err := notebook.Parse(data)
 		if err != nil {
 			f.unreadable = true
-			v.fileProblem(path, err.Error())
+			v.fileProblem(f, err.Error())
 			return
 		}
 		f.notebook, f.data = nb, nb.Text // records cut the notebook's text
 	}
 	v.lines.Reset(f.data)
+}
+
+// rootOf is the folder the paths of repository repo's records are
+// relative to: Roots' entry when there are Roots, else Root.
+func (v *Verifier) rootOf(repo string) (string, error) {
+	if v.Roots == nil {
+		return v.Root, nil
+	}
+	root, ok := v.Roots[repo]
+	if !ok {
+		if repo == "" {
+			return "", errors.New("the record names no repository, and the list names each record's")
+		}
+		return "", fmt.Errorf("repository %q is not in --repos-from's list", repo)
+	}
+	return root, nil
 }
 
 // Why a file is not read.
@@ -569,11 +611,11 @@ var (
 // unless AllowOutsideRoot, of at most MaxFileSize bytes. It is opened
 // without blocking (a FIFO does not wait for a writer) and checked
 // through the open descriptor, so what is read is what was checked.
-func (v *Verifier) read(p string) ([]byte, error) {
+func (v *Verifier) read(root, p string) ([]byte, error) {
 	if p == "" {
 		return nil, errors.New("cannot read the file: empty path")
 	}
-	fh, err := v.openFile(filepath.FromSlash(p))
+	fh, err := v.openFile(root, filepath.FromSlash(p))
 	if err != nil {
 		return nil, err
 	}
@@ -627,8 +669,7 @@ func readBounded(r io.Reader, size, limit int64) ([]byte, error) {
 
 // openFile opens name (a record's path, in the system's form) for reading,
 // without blocking.
-func (v *Verifier) openFile(name string) (*os.File, error) {
-	root := v.Root
+func (v *Verifier) openFile(root, name string) (*os.File, error) {
 	if root == "" {
 		root = "."
 	}
@@ -707,13 +748,13 @@ func (f *file) lineOf(at int) int {
 func (v *Verifier) problem(r *record.Record, msg string) {
 	v.Problems++
 	if v.Report != nil {
-		v.Report(Problem{Path: r.Path, Index: r.Index, Message: msg})
+		v.Report(Problem{Repo: r.Repo, Path: r.Path, Index: r.Index, Message: msg})
 	}
 }
 
-func (v *Verifier) fileProblem(path, msg string) {
+func (v *Verifier) fileProblem(f *file, msg string) {
 	v.Problems++
 	if v.Report != nil {
-		v.Report(Problem{Path: path, Index: -1, Message: msg})
+		v.Report(Problem{Repo: f.repo, Path: f.path, Index: -1, Message: msg})
 	}
 }

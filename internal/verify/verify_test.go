@@ -77,7 +77,7 @@ func fixIDs(recs []record.Record) {
 	seen := map[string]int{}
 	for i := range recs {
 		key := recs[i].Path + "\x00" + recs[i].Content
-		recs[i].ID = record.ID(recs[i].Path, []byte(recs[i].Content), seen[key])
+		recs[i].ID = record.ID("", recs[i].Path, []byte(recs[i].Content), seen[key])
 		seen[key]++
 	}
 }
@@ -304,16 +304,16 @@ func TestVerifyCorrupted(t *testing.T) {
 		{
 			name: "id altered",
 			corrupt: func(fx *fixture, recs []record.Record) []record.Record {
-				recs[1].ID = record.ID("a.py", []byte("something else"), 0)
+				recs[1].ID = record.ID("", "a.py", []byte("something else"), 0)
 				return recs
 			},
-			want:  []want{{"a.py: chunk 1: ", "id is " + record.ID("a.py", []byte("something else"), 0)}},
+			want:  []want{{"a.py: chunk 1: ", "id is " + record.ID("", "a.py", []byte("something else"), 0)}},
 			exact: true,
 		},
 		{
 			name: "id of another path",
 			corrupt: func(fx *fixture, recs []record.Record) []record.Record {
-				recs[1].ID = record.ID("b.py", []byte(recs[1].Content), 0)
+				recs[1].ID = record.ID("", "b.py", []byte(recs[1].Content), 0)
 				return recs
 			},
 			want:  []want{{"a.py: chunk 1: ", "the recipe gives"}},

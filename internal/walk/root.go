@@ -26,27 +26,46 @@ func DefaultRoot(paths []string) (string, error) {
 	}
 	top := ""
 	for i, p := range paths {
-		abs, err := filepath.Abs(p)
+		t, isDir, err := gitTop(p)
 		if err != nil {
 			return "", err
 		}
-		dir := realPath(abs)
-		fi, err := os.Stat(dir)
-		isDir := err == nil && fi.IsDir()
-		if err == nil && !isDir {
-			dir = filepath.Dir(dir)
-		}
-		r := findRepo(dir)
-		switch {
-		case r == nil, i > 0 && r.top != top, ignoredByRepo(r, realPath(abs)):
+		if t == "" || i > 0 && t != top {
 			if len(paths) == 1 && isDir {
-				return abs, nil
+				return filepath.Abs(p)
 			}
 			return os.Getwd()
 		}
-		top = r.top
+		top = t
 	}
 	return top, nil
+}
+
+// GitTop returns the top of the git work tree that holds p (a file or
+// folder) and tracks it or would (p is not ignored by its rules); "" when
+// there is none: outside git, or in a folder the repository ignores.
+func GitTop(p string) (string, error) {
+	top, _, err := gitTop(p)
+	return top, err
+}
+
+// gitTop is GitTop, and whether p is a folder.
+func gitTop(p string) (top string, isDir bool, err error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", false, err
+	}
+	dir := realPath(abs)
+	fi, err := os.Stat(dir)
+	isDir = err == nil && fi.IsDir()
+	if err == nil && !isDir {
+		dir = filepath.Dir(dir)
+	}
+	r := findRepo(dir)
+	if r == nil || ignoredByRepo(r, realPath(abs)) {
+		return "", isDir, nil
+	}
+	return r.top, isDir, nil
 }
 
 // Rebase rewrites display paths (as reached from the arguments) to paths
