@@ -14,14 +14,16 @@
 #      again on the same cache folders; the merge job's diff must hold exactly the
 #      edited and deleted files' changes, the tasks must have chunked only the edited
 #      file again (the other files from their shard's cache), and the merged output
-#      must equal a local run again.
+#      must equal a local run again;
+#   4. a lost shard: a repository of the list gone, the tasks fail (status 3), the merge
+#      job is cancelled (its afterok never met) and the previous output stays.
 #
 # Usage: scripts/slurm-check.sh [BIN]  (default bin/castchunk). Needs root or sudo the
 # first time: cluster.sh installs munge and Slurm with apt-get. The cluster and its
 # files live in a temporary folder, removed on success and kept (its path printed) on
 # failure; SLURM_CHECK_KEEP=1 keeps it always. The daemons are stopped on any exit.
 # SLURM_CHECK_TIMEOUT: the seconds an array and its merge may take (default 300).
-# SLURM_CHECK_PARTS: the parts to run, of "repos tree update" (update needs repos).
+# SLURM_CHECK_PARTS: the parts to run, of "repos tree update lost" (update and lost need repos).
 set -Eeuo pipefail
 # A command that fails outside the checks below still says which.
 trap 'echo "slurm-check: FAILED: line $LINENO: $BASH_COMMAND (status $?)" >&2' ERR
@@ -34,7 +36,7 @@ case $bin in /*) ;; *) bin=$top/$bin ;; esac
 repo_shards=${REPO_SHARDS:-3}
 tree_shards=${TREE_SHARDS:-4}
 timeout=${SLURM_CHECK_TIMEOUT:-300}
-parts=" ${SLURM_CHECK_PARTS:-repos tree update} "
+parts=" ${SLURM_CHECK_PARTS:-repos tree update lost} "
 
 t_start=$EPOCHREALTIME
 timings=()
@@ -44,7 +46,7 @@ secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 phase() {
   local s
   s=$(secs "$2" "$EPOCHREALTIME")
-  timings+=("$(printf '%-44s %7s s' "$1" "$s")")
+  timings+=("$(printf '%-48s %7s s' "$1" "$s")")
   echo "slurm-check: $1: $s s" >&2
 }
 
@@ -98,8 +100,10 @@ submit_array() {
     "$top/scripts/slurm/chunk.sbatch" "$out" "$cache" "$@"
 }
 
-# submit_merge NAME ARRAY_ID OUT N [INDEXER...]: merge.sbatch after the array; prints its id.
-# The merge runs in OUT, outside any git checkout: diff's guard is its --max-delete backstop.
+# submit_merge NAME ARRAY_ID OUT N [DIFF FLAGS...] [-- INDEXER...]: merge.sbatch after the
+# array; prints its id. It runs in OUT, outside any git checkout: for the repositories,
+# --repos-from has diff's guard ask git in each; for the tree, the guard is its --max-delete
+# backstop.
 submit_merge() {
   local name=$1 array=$2 out=$3 n=$4
   shift 4
@@ -150,15 +154,17 @@ check_done() {
   [ "$bad" = 0 ] || fail "$what (job $id)"
 }
 
-# run_shards NAME N OUT CACHE INDEXER CHUNK-ARGS...: the array, then the merge job
-# depending on it (submitted at once, as in docs/ci.md), each waited for and timed.
+# run_shards NAME N OUT CACHE INDEXED CHUNK-ARGS...: the array, then the merge job
+# depending on it (submitted at once, as in docs/ci.md), each waited for and timed; the
+# "indexer" copies the changes to INDEXED. With --repos-from, diff gets it too.
 run_shards() {
-  local name=$1 n=$2 out=$3 cache=$4 indexer=$5 t array merge
+  local name=$1 n=$2 out=$3 cache=$4 indexed=$5 t array merge diff_flags=()
   shift 5
+  [ "$1" != --repos-from ] || diff_flags=("$1" "$2")
   mkdir -p "$out"
   t=$(now)
   array=$(submit_array "$name-chunk" "$n" "$out" "$cache" "$@")
-  merge=$(submit_merge "$name-merge" "$array" "$out" "$n" cp /dev/stdin "$indexer")
+  merge=$(submit_merge "$name-merge" "$array" "$out" "$n" "${diff_flags[@]}" -- cp /dev/stdin "$indexed")
   wait_gone "$array" "$name: the array"
   check_done "$array" "$name: the array of $n chunk tasks"
   phase "$name: array of $n tasks (submit to last done)" "$t"
@@ -442,6 +448,29 @@ EOF
   [ "$misses" = 1 ] || fail "update: the tasks' caches missed $misses files, not 1 (the edited file): see $logs/update-chunk-*.out"
   echo "slurm-check: update: the shards' caches missed 1 file, the edited one" >&2
   phase "update: compare" "$t"
+fi
+
+# ---- a lost shard: the merge must not run
+if [[ $parts == *" lost "* ]]; then
+  [[ $parts == *" repos "* ]] || fail "the lost part needs the repos part"
+  t=$(now)
+  lost_list=$work/repos-lost.txt
+  { cat "$list"; echo "$work/repos/gone"; } >"$lost_list"
+  before=$(cksum <"$work/out-repos/chunks.jsonl")
+  array=$(submit_array lost-chunk "$repo_shards" "$work/out-repos" "$work/cache-repos" --repos-from "$lost_list")
+  merge=$(submit_merge lost-merge "$array" "$work/out-repos" "$repo_shards" --repos-from "$lost_list" -- cp /dev/stdin "$work/changes-lost.jsonl")
+  wait_gone "$array" "lost: the array"
+  wait_gone "$merge" "lost: the merge job"
+  # Every task names the missing repository (each reads the whole list) and exits 3.
+  states=$(scontrol show job -o "$array" | while read -r line; do echo "$(field "$line" JobState) $(field "$line" ExitCode)"; done | sort -u)
+  [ "$states" = "FAILED 3:0" ] || fail "lost: the array's tasks ended [$states], not FAILED with status 3"
+  line=$(scontrol show job -o "$merge")
+  [ "$(field "$line" JobState) $(field "$line" Reason)" = "CANCELLED DependencyNeverSatisfied" ] ||
+    fail "lost: the merge job was not cancelled for its dependency: $(field "$line" JobState) $(field "$line" Reason)"
+  [ ! -e "$work/changes-lost.jsonl" ] || fail "lost: the indexer ran"
+  [ "$(cksum <"$work/out-repos/chunks.jsonl")" = "$before" ] || fail "lost: the previous output changed"
+  echo "slurm-check: lost: the tasks failed with status 3, the merge job was cancelled, the previous output kept" >&2
+  phase "lost: array and cancelled merge" "$t"
 fi
 
 t=$(now)
