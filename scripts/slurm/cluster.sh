@@ -15,8 +15,9 @@
 # proctrack/linuxproc (processes found through /proc, not cgroups), task/none (no
 # binding), no accounting, SlurmUser and SlurmdUser root; select/cons_tres with CR_CPU
 # so that each CPU runs an array task. The ports are CASTCHUNK_SLURMCTLD_PORT and
-# CASTCHUNK_SLURMD_PORT (default 46817 and 46818, not Slurm's 6817 and 6818, which a
-# real cluster on the machine would hold); start refuses a port something listens on.
+# CASTCHUNK_SLURMD_PORT (default 26817 and 26818: not Slurm's 6817 and 6818, which a
+# real cluster on the machine would hold, and below Linux's ephemeral ports, 32768 up,
+# which outgoing connections take); start refuses a port something listens on.
 set -euo pipefail
 
 usage() {
@@ -31,8 +32,8 @@ case $state in
   *) state=$PWD/$state ;;
 esac
 
-ctld_port=${CASTCHUNK_SLURMCTLD_PORT:-46817}
-slurmd_port=${CASTCHUNK_SLURMD_PORT:-46818}
+ctld_port=${CASTCHUNK_SLURMCTLD_PORT:-26817}
+slurmd_port=${CASTCHUNK_SLURMD_PORT:-26818}
 node=$(hostname -s)
 conf=$state/etc/slurm.conf
 socket=$state/munge/munge.socket.2
@@ -103,7 +104,8 @@ write_config() {
   # less than its configured memory. CR_CPU does not allocate memory anyway.
   mem_mb=$(awk '/^MemTotal:/ { m = int($2 / 1024 / 2); print (m < 1024 ? m : 1024) }' /proc/meminfo)
   mkdir -p "$state/etc" "$state/log" "$state/run" "$state/ctld" "$state/spool"
-  # 0711: clients other than root may reach the socket; the key is 0400.
+  # 0711: clients other than root may reach the socket when STATE_DIR's parents let
+  # them; the key is 0400.
   install -d -m 0711 "$state/munge"
   if [ ! -s "$state/munge/munge.key" ]; then
     # munged wants a key of 32 bytes or more, readable by its user only.
@@ -142,9 +144,9 @@ MailProg=/bin/true
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 SchedulerType=sched/backfill
-# Start the next tasks as soon as one ends: batch_sched_delay's default 3 s cost
-# 3 s a wave of tasks (and 3 s before the merge); 1 s remains.
-SchedulerParameters=batch_sched_delay=0,sched_min_interval=0
+# Start the next tasks as soon as CPUs are free: with batch_sched_delay's default
+# (3 s), 4 short tasks on 2 CPUs and a merge after them took 6 to 9 s, 3 s without.
+SchedulerParameters=batch_sched_delay=0
 # A job whose dependency can no longer be met (afterok on a failed array) is
 # cancelled, not left pending for ever.
 DependencyParameters=kill_invalid_depend
@@ -166,7 +168,8 @@ start_munged() {
   fi
   local munged
   munged=$(command -v munged || echo /usr/sbin/munged)
-  # --force: munged runs as root here (SlurmUser root), which it otherwise refuses.
+  # --force: munged refuses a socket not every user can reach, and STATE_DIR may lie
+  # in a folder only root can enter (mktemp -d makes them 0700); only root's jobs use it.
   "$munged" --force \
     --key-file="$state/munge/munge.key" \
     --socket="$socket" \
