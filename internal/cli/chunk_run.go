@@ -196,8 +196,8 @@ func (r *chunkRun) list(ctx context.Context) ([]pipeline.Job, error) {
 	}
 	for _, m := range cfg.missing {
 		r.unreadable = true
-		if cfg.shard.has(m.name, "") {
-			r.unlisted = append(r.unlisted, manifestEntry{Repo: m.name, Path: ".", Status: plan.Unreadable.String(), Note: m.reason})
+		if e := m.entry(); cfg.shard.has(e.Repo, e.Path) {
+			r.unlisted = append(r.unlisted, e)
 		}
 		r.warn(m.path, m.reason)
 	}

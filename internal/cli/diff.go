@@ -241,7 +241,9 @@ func openRepos(ctx context.Context, list string) (map[string]*output.Repo, error
 	}
 	repos := map[string]*output.Repo{}
 	for _, m := range missing {
-		repos[m.name] = nil
+		if m.name != "" {
+			repos[m.name] = nil
+		}
 	}
 	for _, s := range sources {
 		top := s.rebase.Root()

@@ -45,6 +45,7 @@ type evalOptions struct {
 	retrievers  []string
 	headers     []string
 	embed       embedFlags
+	reposFrom   string
 }
 
 // Defaults of castchunk eval.
@@ -123,6 +124,9 @@ func newEvalCmd(s Streams) *cobra.Command {
   castchunk eval --embedder http://127.0.0.1:11434/v1 --embed-model nomic-embed-text .`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.reposFrom != "" {
+				return runEvalRepos(cmd, o, args, s)
+			}
 			opt, err := o.options(cmd, args)
 			if err != nil {
 				return err
@@ -151,6 +155,7 @@ func wholeFileMethods() []string {
 // chunk.
 func (o *evalOptions) register(cmd *cobra.Command) {
 	f := cmd.Flags()
+	f.StringVar(&o.reposFrom, "repos-from", "", "measure each repository listed in `FILE` (chunk --repos-from's list: PATH, or PATH, a tab, NAME) in turn: one report each, named by its repository, each with its verdict")
 	f.StringSliceVarP(&o.methods, "method", "m", wholeFileMethods(), "the chunking `METHODS` to measure, comma-separated: "+strings.Join(method.Names(), ", ")+" (by default those whose chunks cover the whole file)")
 	f.IntSliceVar(&o.sizes, "max-size", []int{1000, 2000}, "the budgets to measure, in non-whitespace characters: `N,...`")
 	f.StringSliceVar(&o.contexts, "context", []string{"off", "on"}, "a `LIST` of off (index each chunk's content) and on (chunk with --context --embed-text, index each chunk's text: header and content)")

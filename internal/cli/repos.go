@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/castchunk/castchunk/internal/pipeline"
+	"github.com/castchunk/castchunk/internal/plan"
 	"github.com/castchunk/castchunk/internal/record"
 	"github.com/castchunk/castchunk/internal/walk"
 )
@@ -48,6 +49,16 @@ func jobName(j pipeline.Job) string { return repoName(j.Repo, j.Path) }
 // missingRepo is a repository of the list that cannot be read: its name,
 // its path as listed, and why.
 type missingRepo struct{ name, path, reason string }
+
+// entry is the manifest's entry of the repository: its top, "."; a
+// repository that has no name is its path as listed.
+func (m missingRepo) entry() manifestEntry {
+	e := manifestEntry{Repo: m.name, Path: ".", Status: plan.Unreadable.String(), Note: m.reason}
+	if m.name == "" {
+		e.Path = m.path
+	}
+	return e
+}
 
 // repoEntry is one line of a --repos-from list: a path, and the name the
 // list gives it ("" for the default, the top folder's name).
@@ -86,6 +97,9 @@ func readReposFrom(name string, stdin io.Reader) ([]repoEntry, error) {
 		out = append(out, repoEntry{path: p, name: nm})
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			err = errors.New("a line longer than 1 MiB: not a list of paths")
+		}
 		return nil, usageError("--repos-from %s: %v", quoteName(name), err)
 	}
 	return out, nil
@@ -148,13 +162,17 @@ func groupRepos(entries []repoEntry) (sources []source, missing []missingRepo, e
 			missing = append(missing, missingRepo{name: name, path: e.path, reason: "cannot read the repository: " + errText(err)})
 			continue
 		}
+		name := cmp.Or(e.name, filepath.Base(top))
+		if err := record.CheckRepo(name); err != nil {
+			missing = append(missing, missingRepo{name: "", path: e.path, reason: fmt.Sprintf("its folder's name cannot name a repository (%v): give it a name in a --repos-from list (PATH, a tab, NAME)", err)})
+			continue
+		}
 		s := byTop[top]
 		if s == nil {
 			s = &source{rebase: rebase}
 			byTop[top] = s
 			order = append(order, top)
 		}
-		name := cmp.Or(e.name, filepath.Base(top))
 		if s.repo != "" && s.repo != name && e.name != "" {
 			return nil, nil, usageError("%s is named both %q and %q: a repository has one name", quoteName(top), s.repo, name)
 		}

@@ -206,11 +206,11 @@ var languageOf = map[string]string{
 
 type rec struct {
 	id, repo, path, language, method string
-	index, startLine, endLine  int
-	startByte, endByte, size   int
-	content                    string
-	languages                  []string
-	ranges                     [][2]int // a chunk of several pieces' (declaration)
+	index, startLine, endLine        int
+	startByte, endByte, size         int
+	content                          string
+	languages                        []string
+	ranges                           [][2]int // a chunk of several pieces' (declaration)
 }
 
 // parseRecord decodes one line strictly: an object with exactly the

@@ -140,3 +140,26 @@ func TestMergeRestoresTheUnshardedOutput(t *testing.T) {
 		t.Error("no tree had a hidden file")
 	}
 }
+
+// TestShardKeepsRepositoriesWhole: with repositories, a file's shard is
+// its repository's, whatever its path, so a repository's files and its
+// cache land on one machine, and adding a repository moves no other.
+func TestShardKeepsRepositoriesWhole(t *testing.T) {
+	const n = 5
+	for _, repo := range []string{"one", "two", "github.com/org/three", "four"} {
+		var in []uint64
+		for k := uint64(1); k <= n; k++ {
+			if (shard{k, n}).has(repo, "README.md") {
+				in = append(in, k)
+			}
+		}
+		if len(in) != 1 {
+			t.Fatalf("%s/README.md is in shards %v", repo, in)
+		}
+		for _, p := range []string{"src/a.py", "docs/x.md", "z"} {
+			if !(shard{in[0], n}).has(repo, p) {
+				t.Errorf("%s:%s is not in shard %d with %s:README.md", repo, p, in[0], repo)
+			}
+		}
+	}
+}

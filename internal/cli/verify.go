@@ -241,7 +241,9 @@ func (o *verifyOptions) repoRoots(ctx context.Context, stdin io.Reader, args []s
 		roots[s.repo] = s.rebase.Root()
 	}
 	for _, m := range missing {
-		roots[m.name] = m.path
+		if m.name != "" {
+			roots[m.name] = m.path
+		}
 	}
 	return roots, nil
 }

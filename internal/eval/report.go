@@ -14,6 +14,7 @@ import (
 // Report is an evaluation's result. Its JSON form is deterministic: fields
 // in a fixed order, numbers rounded to four decimals, no time or duration.
 type Report struct {
+	Repo        string       `json:"repo,omitempty"` // the repository's name (eval --repos-from)
 	Path        string       `json:"path"`
 	Commit      string       `json:"commit,omitempty"`
 	Seed        uint64       `json:"seed"`
@@ -145,7 +146,7 @@ func report(opt *Options, p *queryPlan, configs []Config, results []*scores) *Re
 		opt.Reference, opt.ReferenceName = Defaults(), "castchunk's defaults"
 	}
 	rep := &Report{
-		Path: opt.Path, Commit: p.commit, Seed: opt.Seed, Budget: opt.Budget, Resamples: opt.Resamples,
+		Repo: opt.Repo, Path: opt.Path, Commit: p.commit, Seed: opt.Seed, Budget: opt.Budget, Resamples: opt.Resamples,
 		Baseline:    baselineName(opt.Baseline),
 		Definitions: definitions(opt, configs),
 		Files:       Files{Versions: len(p.entries)},
@@ -321,6 +322,9 @@ func (r *Report) WriteJSON(w io.Writer) error {
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	at := r.Path
+	if r.Repo != "" {
+		at = "repository " + r.Repo + " (" + r.Path + ")"
+	}
 	if r.Commit != "" {
 		at += " at " + r.Commit[:min(12, len(r.Commit))]
 	}

@@ -118,6 +118,7 @@ func (b Baseline) of(c Config) Config {
 
 // Options are an evaluation's settings.
 type Options struct {
+	Repo       string // the repository's name, for the report (eval --repos-from); "" for none
 	Path       string // the folder evaluated: in a git repository, or a plain folder (completion only)
 	Rev        string // the commit evaluated (git)
 	FromGit    int    // git queries asked for
