@@ -23,7 +23,9 @@
 # files live in a temporary folder, removed on success and kept (its path printed) on
 # failure; SLURM_CHECK_KEEP=1 keeps it always. The daemons are stopped on any exit.
 # SLURM_CHECK_TIMEOUT: the seconds an array and its merge may take (default 300).
-# SLURM_CHECK_PARTS: the parts to run, of "repos tree update lost" (update and lost need repos).
+# SLURM_CHECK_PARTS: the parts to run, of "repos tree update lost" (update and lost need repos),
+# and "list", which runs arrays of SLURM_CHECK_TASKS tasks (default 1 2 4) over the repositories
+# of the list SLURM_CHECK_LIST and times them (scripts/repos-figures.sh).
 set -Eeuo pipefail
 # A command that fails outside the checks below still says which.
 trap 'echo "slurm-check: FAILED: line $LINENO: $BASH_COMMAND (status $?)" >&2' ERR
@@ -448,6 +450,25 @@ EOF
   [ "$misses" = 1 ] || fail "update: the tasks' caches missed $misses files, not 1 (the edited file): see $logs/update-chunk-*.out"
   echo "slurm-check: update: the shards' caches missed 1 file, the edited one" >&2
   phase "update: compare" "$t"
+fi
+
+# ---- an outside list of repositories (scripts/repos-figures.sh): the array with each of
+# SLURM_CHECK_TASKS tasks, cold caches, each merged output equal to one local run
+if [[ $parts == *" list "* ]]; then
+  ext_list=${SLURM_CHECK_LIST:?the list part needs SLURM_CHECK_LIST, a --repos-from file}
+  t=$(now)
+  local_run "$work/local-list.jsonl" "$work/local-list-manifest.jsonl" --repos-from "$ext_list" -j "$(nproc)"
+  phase "list: local unsharded run, -j $(nproc)" "$t"
+  echo "slurm-check: list: $(wc -l <"$work/local-list.jsonl") records, $(grep -c '"status":"chunked"' "$work/local-list-manifest.jsonl") files chunked, $(wc -c <"$work/local-list.jsonl") bytes of JSON Lines" >&2
+  for n in ${SLURM_CHECK_TASKS:-1 2 4}; do
+    run_shards "list-$n" "$n" "$work/out-list-$n" "$work/cache-list-$n" "$work/changes-list-$n.jsonl" --repos-from "$ext_list"
+    t=$(now)
+    same "list: merged output of $n tasks vs local run" "$work/out-list-$n/chunks.jsonl" "$work/local-list.jsonl"
+    phase "list-$n: compare" "$t"
+    t=$(now)
+    "$bin" merge -o "$work/remerged-$n.jsonl" $(seq -f "$work/out-list-$n/chunks-%g.jsonl" 1 "$n")
+    phase "list-$n: castchunk merge alone" "$t"
+  done
 fi
 
 # ---- a lost shard: the merge must not run
