@@ -25,7 +25,9 @@ add() {
   local prefix=$1 d
   shift
   for d in "$@"; do
-    [ -d "$d" ] && printf '%s\t%s/%s\n' "$d" "$prefix" "$(basename "$d")" >>"$list"
+    # Absolute: the array's tasks run in another folder (a list's relative paths are
+    # relative to the folder castchunk runs in, as --files-from's).
+    [ -d "$d" ] && printf '%s\t%s/%s\n' "$(realpath "$d")" "$prefix" "$(basename "$d")" >>"$list"
   done
 }
 
