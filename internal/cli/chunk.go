@@ -275,7 +275,15 @@ func (o *chunkOptions) paths(cmd *cobra.Command, cfg *chunkConfig, args []string
 	}
 	cfg.roots, args, cfg.same = distinct(cfg.roots, args)
 	cfg.rootSet = o.root != ""
-	if o.root == "" && o.filesFrom == "" && o.repo == "" && severalRepos(cfg.roots) {
+	if o.root == "" && (o.repo != "" || o.filesFrom == "") && severalRepos(cfg.roots) {
+		// A --files-from list of several repositories' files stays one tree
+		// (relative to the current folder's), as it always was.
+		if o.repo != "" {
+			return usageError("--repo names one repository, and the paths lie in several: list them with --repos-from, or let each be named by its folder (drop --repo)")
+		}
+		if err := allInGit(cfg.roots); err != nil {
+			return err
+		}
 		cfg.repos = true
 		cfg.sources, cfg.missing, err = groupRepos(entriesOf(cfg.roots))
 		return err
@@ -295,9 +303,6 @@ func (o *chunkOptions) checkRepoFlags(args []string) error {
 		}
 		if o.reposFrom != "" {
 			return usageError("--repo and --repos-from: give names in the list (PATH, a tab, NAME)")
-		}
-		if o.root == "" && o.filesFrom == "" && severalRepos(args) {
-			return usageError("--repo names one repository, and the paths lie in several: list them with --repos-from, or let each be named by its folder (drop --repo)")
 		}
 	}
 	if o.reposFrom == "" {

@@ -68,7 +68,10 @@ func (r *chunkRun) whyEmpty() string {
 // --include and --exclude globs, or an empty folder.
 func (r *chunkRun) whyNothingListed() string {
 	cfg := r.cfg
-	if len(cfg.roots) == 0 {
+	switch {
+	case len(cfg.roots) == 0 && cfg.repos:
+		return "the --repos-from list names no repository that can be read"
+	case len(cfg.roots) == 0:
 		return "the --files-from list names no file"
 	}
 	where := strings.Join(quoteNames(cfg.roots), ", ")

@@ -228,15 +228,34 @@ func (r *chunkRun) listSource(ctx context.Context, src *source) ([]pipeline.Job,
 		return nil, usageError("%v", err)
 	}
 	for _, w := range warnings {
+		p, _ := src.rebased(w.Path)
 		if w.Kind == walk.Unreadable {
 			r.unreadable = true
-			if p, _ := src.rebased(w.Path); r.cfg.shard.has(src.repo, p) {
+			if r.cfg.shard.has(src.repo, p) {
 				r.unlisted = append(r.unlisted, manifestEntry{Repo: src.repo, Path: p, Status: plan.Unreadable.String(), Note: w.Reason})
 			}
 		}
-		r.warn(src.name(w.Path), w.Reason)
+		if src.repo == "" {
+			p = w.Path // as reached, as it always was
+		}
+		r.warn(src.name(p), w.Reason)
+	}
+	if src.repo != "" && len(files) == 0 && len(warnings) == 0 {
+		r.emptyRepo(src)
 	}
 	return r.jobs(src, r.takeOthers(src, files))
+}
+
+// emptyRepo says that a repository of the run holds no file at all: a
+// failed or emptied checkout, most likely, whose chunks a diff would
+// delete from the index. The run goes on with the others (status 3).
+func (r *chunkRun) emptyRepo(src *source) {
+	const note = "no file in the repository: an empty checkout?"
+	r.unreadable = true
+	if r.cfg.shard.has(src.repo, "") {
+		r.unlisted = append(r.unlisted, manifestEntry{Repo: src.repo, Path: ".", Status: plan.Unreadable.String(), Note: note})
+	}
+	r.warn(src.rebase.Root(), note)
 }
 
 // sharded keeps this shard's jobs, counting them.

@@ -210,39 +210,46 @@ func openGuard(ctx context.Context, o *diffOptions) (*output.Guard, error) {
 	if err != nil {
 		return nil, failure(err)
 	}
-	repos, err := openRepos(ctx, o.reposFrom)
+	repos, unknown, err := openRepos(ctx, o.reposFrom)
 	if err != nil {
 		return nil, err
 	}
-	return output.NewGuard(repo, manifest, repos), nil
+	g := output.NewGuard(repo, manifest, repos)
+	if unknown != "" {
+		g.Unknown(unknown)
+	}
+	return g, nil
 }
 
 // openRepos asks git in the checkout of each repository of --repos-from
-// (nil without it): by name, nil for one that cannot be read or is not
-// in git.
-func openRepos(ctx context.Context, list string) (map[string]*output.Repo, error) {
+// (nil without it): by name, nil for one that cannot be read. unknown is
+// an entry of the list that cannot be read and that the list does not
+// name: which repository it is cannot be told.
+func openRepos(ctx context.Context, list string) (repos map[string]*output.Repo, unknown string, err error) {
 	switch list {
 	case "":
-		return nil, nil
+		return nil, "", nil
 	case "-":
-		return nil, usageError("--repos-from needs a file: stdin can hold one of the outputs")
+		return nil, "", usageError("--repos-from needs a file: stdin can hold one of the outputs")
 	}
 	var entries []repoEntry
-	err := interruptible(ctx, func() (err error) {
+	err = interruptible(ctx, func() (err error) {
 		entries, err = readReposFrom(list, nil)
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	sources, missing, err := groupRepos(entries)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	repos := map[string]*output.Repo{}
+	repos = map[string]*output.Repo{}
 	for _, m := range missing {
-		if m.name != "" {
+		if m.named {
 			repos[m.name] = nil
+		} else if unknown == "" {
+			unknown = m.path
 		}
 	}
 	for _, s := range sources {
@@ -250,13 +257,13 @@ func openRepos(ctx context.Context, list string) (map[string]*output.Repo, error
 		r, err := output.OpenRepo(ctx, top)
 		switch {
 		case err != nil:
-			return nil, failure(err)
+			return nil, "", failure(err)
 		case r == nil || !sameFile(r.Top, top):
 			r = output.PlainFolder(top) // a folder outside git (or one its repository ignores)
 		}
 		repos[s.repo] = r
 	}
-	return repos, nil
+	return repos, unknown, nil
 }
 
 // massDelete is the guard of an unattended re-index: it refuses (status 5)

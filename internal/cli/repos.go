@@ -48,7 +48,10 @@ func jobName(j pipeline.Job) string { return repoName(j.Repo, j.Path) }
 
 // missingRepo is a repository of the list that cannot be read: its name,
 // its path as listed, and why.
-type missingRepo struct{ name, path, reason string }
+type missingRepo struct {
+	name, path, reason string
+	named              bool // the list named it: else name is a guess from the path
+}
 
 // entry is the manifest's entry of the repository: its top, "."; a
 // repository that has no name is its path as listed.
@@ -82,6 +85,9 @@ func readReposFrom(name string, stdin io.Reader) ([]repoEntry, error) {
 	sc.Buffer(nil, 1<<20)
 	for n := 1; sc.Scan(); n++ {
 		line := bytes.TrimSuffix(sc.Bytes(), []byte("\r"))
+		if n == 1 {
+			line = bytes.TrimPrefix(line, []byte("\ufeff")) // a BOM an editor added
+		}
 		if len(bytes.TrimSpace(line)) == 0 || line[0] == '#' {
 			continue
 		}
@@ -140,59 +146,171 @@ func severalRepos(paths []string) bool {
 	return false
 }
 
+// allInGit refuses a path outside git among paths that lie in several
+// repositories: whether it is a repository of its own or a part of some
+// tree, only a list can say.
+func allInGit(paths []string) error {
+	for _, p := range paths {
+		if top, err := walk.GitTop(p); err == nil && top == "" {
+			return usageError("%s lies outside git, beside paths in several git repositories: list the repositories with --repos-from (a folder outside git is a repository of its own there)", quoteName(p))
+		}
+	}
+	return nil
+}
+
+// listedRepo is one repository of a list, as gathered by groupRepos.
+type listedRepo struct {
+	source
+	named bool // the list names it (else its top folder's name)
+	plain bool // a folder outside git
+}
+
+// repoSet gathers the entries of a list by repository (their top).
+type repoSet struct {
+	byTop   map[string]*listedRepo
+	order   []string
+	missing []missingRepo
+}
+
 // groupRepos makes the sources of entries: entries at or below one top
-// are one repository, named by the list or by the top's folder name. Two
-// repositories of one name, or one given two names, are refused: their
-// records could not be told apart, or not be found again.
+// are one repository, named by the list or by the top's folder name (as
+// the path reaches it: a symbolic link's name, not its target's). Two
+// repositories of one name, one given two names, and a repository inside
+// a folder outside git that is listed too (its files would be in both)
+// are refused: their records could not be told apart, or not be found
+// again.
 //
 // A repository that cannot be read (a wrong path, a checkout that
 // failed) is no reason to hold back the others: it comes back in missing,
-// named by the list or its folder's name, and the run says so (status 3).
+// named by the list or its path's last folder, and the run says so
+// (status 3).
 func groupRepos(entries []repoEntry) (sources []source, missing []missingRepo, err error) {
-	byTop := map[string]*source{}
-	var order []string
+	set := repoSet{byTop: map[string]*listedRepo{}}
 	for _, e := range entries {
-		top, err := repoTop(e.path)
-		var rebase *walk.Rebase
-		if err == nil {
-			rebase, err = walk.NewRebase(top)
+		if err := set.add(e); err != nil {
+			return nil, nil, err
 		}
-		if err != nil {
-			name := cmp.Or(e.name, filepath.Base(filepath.Clean(e.path)))
-			missing = append(missing, missingRepo{name: name, path: e.path, reason: "cannot read the repository: " + errText(err)})
-			continue
-		}
-		name := cmp.Or(e.name, filepath.Base(top))
-		if err := record.CheckRepo(name); err != nil {
-			missing = append(missing, missingRepo{name: "", path: e.path, reason: fmt.Sprintf("its folder's name cannot name a repository (%v): give it a name in a --repos-from list (PATH, a tab, NAME)", err)})
-			continue
-		}
-		s := byTop[top]
-		if s == nil {
-			s = &source{rebase: rebase}
-			byTop[top] = s
-			order = append(order, top)
-		}
-		if s.repo != "" && s.repo != name && e.name != "" {
-			return nil, nil, usageError("%s is named both %q and %q: a repository has one name", quoteName(top), s.repo, name)
-		}
-		if s.repo == "" || e.name != "" {
-			s.repo = name
-		}
-		s.roots = append(s.roots, e.path)
-		s.args = append(s.args, e.path)
 	}
-	for _, top := range order {
-		sources = append(sources, *byTop[top])
+	var listed []*listedRepo
+	for _, top := range set.order {
+		listed = append(listed, set.byTop[top])
+	}
+	if err := checkNesting(listed); err != nil {
+		return nil, nil, err
+	}
+	for _, l := range listed {
+		sources = append(sources, l.source)
 	}
 	slices.SortStableFunc(sources, func(a, b source) int { return strings.Compare(a.repo, b.repo) })
-	for i := 1; i < len(sources); i++ {
-		if sources[i].repo == sources[i-1].repo {
-			return nil, nil, usageError("%s and %s are both named %q: name them in a --repos-from list (PATH, a tab, NAME)",
-				quoteName(sources[i-1].rebase.Root()), quoteName(sources[i].rebase.Root()), sources[i].repo)
+	if err := checkNames(sources, set.missing); err != nil {
+		return nil, nil, err
+	}
+	return sources, set.missing, nil
+}
+
+// add takes one entry of the list.
+func (set *repoSet) add(e repoEntry) error {
+	top, err := repoTop(e.path)
+	var rebase *walk.Rebase
+	if err == nil {
+		rebase, err = walk.NewRebase(top)
+	}
+	if err != nil {
+		name := cmp.Or(e.name, filepath.Base(filepath.Clean(e.path)))
+		if record.CheckRepo(name) != nil {
+			name = ""
+		}
+		set.missing = append(set.missing, missingRepo{name: name, named: e.name != "", path: e.path, reason: "cannot read the repository: " + errText(err)})
+		return nil
+	}
+	name := cmp.Or(e.name, filepath.Base(shownTop(e.path, top)))
+	if err := record.CheckRepo(name); err != nil {
+		set.missing = append(set.missing, missingRepo{path: e.path, reason: fmt.Sprintf("its folder's name cannot name a repository (%v): give it a name in a --repos-from list (PATH, a tab, NAME)", err)})
+		return nil
+	}
+	l := set.byTop[top]
+	if l == nil {
+		git, _ := walk.GitTop(e.path)
+		l = &listedRepo{source: source{rebase: rebase}, plain: git == ""}
+		set.byTop[top] = l
+		set.order = append(set.order, top)
+	}
+	switch {
+	case e.name != "" && l.named && l.repo != e.name:
+		return usageError("%s is named both %q and %q: a repository has one name", quoteName(top), l.repo, e.name)
+	case e.name != "" || l.repo == "":
+		l.repo, l.named = name, e.name != ""
+	}
+	l.roots = append(l.roots, e.path)
+	l.args = append(l.args, e.path)
+	return nil
+}
+
+// shownTop is top (symbolic links resolved) as path p reaches it: p's
+// absolute form with as many folders taken off as p lies below top, so
+// that a checkout reached through a link (current -> releases/2024-05)
+// is named by the link, as the user wrote it, not by where it points
+// today.
+func shownTop(p, top string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return top
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return top
+	}
+	rel, err := filepath.Rel(top, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return top
+	}
+	shown := abs
+	for rel != "." {
+		rel, shown = filepath.Dir(rel), filepath.Dir(shown)
+	}
+	return shown
+}
+
+// checkNesting refuses a repository that lies inside a listed folder
+// outside git: that folder's walk, which knows no repositories, would
+// take its files too. (Inside a git repository, a nested one is skipped,
+// as git does.)
+func checkNesting(listed []*listedRepo) error {
+	for _, outer := range listed {
+		if !outer.plain {
+			continue
+		}
+		for _, inner := range listed {
+			o, i := outer.rebase.Root(), inner.rebase.Root()
+			if inner != outer && strings.HasPrefix(i, o+string(filepath.Separator)) {
+				return usageError("%s lies inside %s, a folder outside git listed as a repository: its files would be in both; list the folders beside it instead", quoteName(i), quoteName(o))
+			}
 		}
 	}
-	return sources, missing, nil
+	return nil
+}
+
+// checkNames refuses two repositories of one name, sources (sorted by
+// name) and missing ones alike.
+func checkNames(sources []source, missing []missingRepo) error {
+	where := map[string]string{}
+	for _, s := range sources {
+		if w, ok := where[s.repo]; ok {
+			return sameName(w, s.rebase.Root(), s.repo)
+		}
+		where[s.repo] = s.rebase.Root()
+	}
+	for _, m := range missing {
+		if w, ok := where[m.name]; ok && m.name != "" {
+			return sameName(w, m.path, m.name)
+		}
+		where[m.name] = m.path
+	}
+	return nil
+}
+
+func sameName(a, b, name string) error {
+	return usageError("%s and %s are both named %q: name them in a --repos-from list (PATH, a tab, NAME)", quoteName(a), quoteName(b), name)
 }
 
 // errText is err without the path an *fs.PathError adds (the message

@@ -160,7 +160,7 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 		return err
 	}
 	v.Finish()
-	tellMissing(out, missing, v.Files, v.Root)
+	tellMissing(out, missing, v.Files, v.Root, v.Roots != nil)
 	tellHeaders(out, v.Explained)
 	summary := fmt.Sprintf("verified %d records of %d files: %d problems", v.Records, v.Files, v.Problems)
 	if v.Repo != "" {
@@ -282,18 +282,23 @@ func (o *verifyOptions) readAll(ctx context.Context, v *verify.Verifier, in io.R
 // the root: each on its line, or, when most of the files are missing (the
 // records were made relative to another root, or verify runs from the
 // wrong folder), one line that says so and names --root.
-func tellMissing(out *lineWriter, missing []verify.Problem, files int, root string) {
+func tellMissing(out *lineWriter, missing []verify.Problem, files int, root string, listed bool) {
 	if len(missing) >= 3 && 2*len(missing) > files {
 		abs, err := filepath.Abs(root)
 		if err != nil {
 			abs = root
 		}
-		hint := "give --root the folder chunk took its paths from (the top of the git repository; outside git, the one folder chunk was given: chunk DIR, verify --root DIR)"
-		if missing[0].Repo != "" {
-			hint = "the records name repositories: give --repos-from the list chunk read, or run verify --repo NAME in that repository's checkout"
+		where := quoteName(abs)
+		hint := "the records look relative to another root; give --root the folder chunk took its paths from (the top of the git repository; outside git, the one folder chunk was given: chunk DIR, verify --root DIR)"
+		switch {
+		case listed:
+			where = "their repositories' folders of --repos-from"
+			hint = "does the list name the checkouts chunk read?"
+		case missing[0].Repo != "":
+			hint = "the records look relative to another root; they name repositories: give --repos-from the list chunk read, or run verify --repo NAME in that repository's checkout"
 		}
-		out.println(fmt.Sprintf("%d of the %d files the records name are missing under %s (%s, ...): the records look relative to another root; %s",
-			len(missing), files, quoteName(abs), quoteName(repoName(missing[0].Repo, missing[0].Path)), hint))
+		out.println(fmt.Sprintf("%d of the %d files the records name are missing under %s (%s, ...): %s",
+			len(missing), files, where, quoteName(repoName(missing[0].Repo, missing[0].Path)), hint))
 		return
 	}
 	for _, p := range missing {

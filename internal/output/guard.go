@@ -128,6 +128,11 @@ type Guard struct {
 	// and git's evidence applies to an index of one repository at most.
 	repos    map[string]*Repo
 	newRepos map[string]bool // the repositories NEW's records name
+	oldRepos map[string]bool // the repositories OLD's records name
+	// unknown, when not "", is an entry of the list whose repository
+	// cannot be told (unreadable, and not named by the list): a
+	// repository the list seems not to name may be that one.
+	unknown string
 
 	newFiles, newListed int
 	deleted             int      // files of OLD gone from the tree: deletions
@@ -140,8 +145,13 @@ type Guard struct {
 // with NEW's manifest when given (nil) and the checkouts of an index's
 // repositories by name when given (nil).
 func NewGuard(repo *Repo, manifest map[string]string, repos map[string]*Repo) *Guard {
-	return &Guard{repo: repo, manifest: manifest, repos: repos, newRepos: map[string]bool{}}
+	return &Guard{repo: repo, manifest: manifest, repos: repos, newRepos: map[string]bool{}, oldRepos: map[string]bool{}}
 }
+
+// Unknown tells the guard that the list holds an entry whose repository
+// cannot be told (path: as listed): then no repository counts as gone
+// from the list.
+func (g *Guard) Unknown(path string) { g.unknown = path }
 
 // ManifestKey is the key of a manifest entry of path in repository repo
 // ("" for none), as ReadManifest keys them.
@@ -197,12 +207,17 @@ func (g *Guard) File(fc stream.FileChange) {
 		}
 		return
 	}
+	if fc.Old > 0 {
+		g.oldRepos[fc.Repo] = true
+	}
 	r, known := g.checkout(fc)
 	if fc.Old == 0 || g.repos == nil && r == nil {
 		return
 	}
 	why := ""
 	switch {
+	case !known && g.unknown != "":
+		why = "its repository may be the list's " + Quote(g.unknown) + ", which cannot be read"
 	case !known:
 		g.deleted++ // a repository the list no longer names: its files left the index
 	case r == nil:
@@ -302,6 +317,10 @@ func (g *Guard) Applies() bool {
 
 // Refusal is why the guard refuses a diff: nil when it lets it through.
 func (g *Guard) Refusal(oldName, newName string) error {
+	if emptied := g.emptied(); len(emptied) > 0 {
+		return fmt.Errorf("diff: NEW (%s) has no record of %s, which OLD (%s) has and the list still names: an empty or failed checkout? refusing (chunk it again; drop it from the list if it left the index; --allow-mass-delete to delete its chunks anyway)",
+			newName, strings.Join(emptied, ", "), oldName)
+	}
 	if !g.Applies() || g.nUncovered == 0 {
 		return nil
 	}
@@ -312,12 +331,27 @@ func (g *Guard) Refusal(oldName, newName string) error {
 		g.where(), g.deleted, g.onPurpose)
 }
 
+// emptied names the repositories the list names (diff --repos-from) of
+// which OLD has records and NEW none: a repository whose every file is
+// gone is far likelier a failed checkout than a deleted project, whatever
+// git's evidence says.
+func (g *Guard) emptied() []string {
+	var names []string
+	for name := range g.oldRepos {
+		if _, listed := g.repos[name]; listed && name != "" && !g.newRepos[name] {
+			names = append(names, Quote(name))
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
 // where names the checkouts git was asked in, for messages.
 func (g *Guard) where() string {
 	if g.repos == nil {
 		return Quote(g.repo.Top)
 	}
-	return fmt.Sprintf("the %d checkouts of --repos-from", len(g.repos))
+	return fmt.Sprintf("the %d %s of --repos-from", len(g.repos), plural(len(g.repos), "checkout", "checkouts"))
 }
 
 func more(n int) string {
