@@ -321,15 +321,8 @@ func (o *chunkOptions) checkRepoFlags(args []string) error {
 
 // listedRepos reads --repos-from into the run's sources.
 func (o *chunkOptions) listedRepos(cmd *cobra.Command, cfg *chunkConfig, stdin io.Reader) error {
-	var entries []repoEntry
-	err := interruptible(cmd.Context(), func() (err error) {
-		entries, err = readReposFrom(o.reposFrom, stdin)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	if cfg.sources, cfg.missing, err = groupRepos(entries); err != nil {
+	var err error
+	if cfg.sources, cfg.missing, err = loadRepos(cmd.Context(), o.reposFrom, stdin); err != nil {
 		return err
 	}
 	for _, s := range cfg.sources {

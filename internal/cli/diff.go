@@ -232,15 +232,7 @@ func openRepos(ctx context.Context, list string) (repos map[string]*output.Repo,
 	case "-":
 		return nil, "", usageError("--repos-from needs a file: stdin can hold one of the outputs")
 	}
-	var entries []repoEntry
-	err = interruptible(ctx, func() (err error) {
-		entries, err = readReposFrom(list, nil)
-		return err
-	})
-	if err != nil {
-		return nil, "", err
-	}
-	sources, missing, err := groupRepos(entries)
+	sources, missing, err := loadRepos(ctx, list, nil)
 	if err != nil {
 		return nil, "", err
 	}

@@ -18,15 +18,7 @@ func runEvalRepos(cmd *cobra.Command, o *evalOptions, args []string, s Streams) 
 	if len(args) > 0 {
 		return usageError("--repos-from lists the repositories: give no PATH")
 	}
-	var entries []repoEntry
-	err := interruptible(cmd.Context(), func() (err error) {
-		entries, err = readReposFrom(o.reposFrom, s.In)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	sources, missing, err := groupRepos(entries)
+	sources, missing, err := loadRepos(cmd.Context(), o.reposFrom, s.In)
 	if err != nil {
 		return err
 	}

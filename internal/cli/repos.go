@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -109,6 +110,20 @@ func readReposFrom(name string, stdin io.Reader) ([]repoEntry, error) {
 		return nil, usageError("--repos-from %s: %v", quoteName(name), err)
 	}
 	return out, nil
+}
+
+// loadRepos reads the list --repos-from names (- for stdin) and gathers
+// its repositories (groupRepos); a signal stops a read that waits (a FIFO).
+func loadRepos(ctx context.Context, list string, stdin io.Reader) ([]source, []missingRepo, error) {
+	var entries []repoEntry
+	err := interruptible(ctx, func() (err error) {
+		entries, err = readReposFrom(list, stdin)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return groupRepos(entries)
 }
 
 // repoTop is the top of the repository path p belongs to: the git work

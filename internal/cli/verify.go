@@ -224,15 +224,7 @@ func (o *verifyOptions) repoRoots(ctx context.Context, stdin io.Reader, args []s
 	case o.reposFrom == "-" && (len(args) == 0 || args[0] == "-"):
 		return nil, usageError("--repos-from - and the records cannot both be read from stdin")
 	}
-	var entries []repoEntry
-	err := interruptible(ctx, func() (err error) {
-		entries, err = readReposFrom(o.reposFrom, stdin)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	sources, missing, err := groupRepos(entries)
+	sources, missing, err := loadRepos(ctx, o.reposFrom, stdin)
 	if err != nil {
 		return nil, err
 	}
