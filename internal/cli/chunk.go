@@ -115,7 +115,7 @@ The record format and the exit statuses: see 'castchunk --help'.`,
 	f.BoolVar(&o.noProgress, "no-progress", false, "never show the progress bar (it shows only when stderr is a terminal and the records go elsewhere)")
 	f.StringVar(&o.cacheDir, "cache", os.Getenv(cacheEnv), "remember chunks in `DIR` and reuse them for unchanged files (default $"+cacheEnv+")")
 	f.StringVar(&o.cacheMax, "cache-max-size", "256MiB", "prune the cache to `SIZE` after a run, least recently used entries first")
-	f.StringVar(&o.shard, "shard", "", "chunk only shard `K/N` (1 <= K <= N): the files whose path hashes to it")
+	f.StringVar(&o.shard, "shard", "", "chunk only shard `K/N` (1 <= K <= N): the files whose path hashes to it (with several repositories, whose repository's name does)")
 	f.BoolVar(&o.context, "context", false, "add each chunk's scope (the definitions around its start) and the definitions it holds")
 	f.StringVar(&o.repo, "repo", "", "name the repository chunked `NAME`: every record carries it in repo, and its id covers it (several repositories as arguments are named by their top folders' names)")
 	f.StringVar(&o.reposFrom, "repos-from", "", "chunk the repositories listed in `FILE` (- for stdin), one path a line, or PATH, a tab, NAME; each record carries its repository's name, its path relative to the repository's top")
@@ -246,6 +246,7 @@ func (o *chunkOptions) config(cmd *cobra.Command, args []string, stdin io.Reader
 	if err := o.paths(cmd, cfg, args, stdin); err != nil {
 		return nil, err
 	}
+	cfg.shard.byRepo = cfg.repos && o.repo == ""
 	cfg.schema, err = record.Select(record.OptionalFor(func(flag string) bool { return flag == "repo" && cfg.repos || given(cmd, flag) })...)
 	return cfg, err
 }

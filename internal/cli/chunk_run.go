@@ -400,6 +400,9 @@ func (r *chunkRun) emit(w record.Writer, res *pipeline.Result) error {
 	r.records += len(res.Spans)
 	name := res.Language
 	r.summary.AddFile(name, len(res.Src))
+	if res.Job.Repo != "" {
+		r.summary.AddRepo(res.Job.Repo, len(res.Spans))
+	}
 	for _, s := range res.Spans {
 		r.summary.AddChunk(name, s.Size)
 	}

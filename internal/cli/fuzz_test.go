@@ -26,7 +26,7 @@ func FuzzParseShard(f *testing.F) {
 		}
 		hits := 0
 		for k := uint64(1); k <= min(sh.n, 64); k++ {
-			if (shard{k, sh.n}).has("", "src/a.py") {
+			if (shard{k: k, n: sh.n}).has("", "src/a.py") {
 				hits++
 			}
 		}

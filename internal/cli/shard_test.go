@@ -26,7 +26,7 @@ func TestParseShard(t *testing.T) {
 			t.Errorf("parseShard(%q) accepted", bad)
 		}
 	}
-	if s, err := parseShard("2/8"); err != nil || s != (shard{2, 8}) {
+	if s, err := parseShard("2/8"); err != nil || s != (shard{k: 2, n: 8}) {
 		t.Errorf("parseShard(2/8) = %v, %v", s, err)
 	}
 }
@@ -149,7 +149,7 @@ func TestShardKeepsRepositoriesWhole(t *testing.T) {
 	for _, repo := range []string{"one", "two", "github.com/org/three", "four"} {
 		var in []uint64
 		for k := uint64(1); k <= n; k++ {
-			if (shard{k, n}).has(repo, "README.md") {
+			if (shard{k: k, n: n, byRepo: true}).has(repo, "README.md") {
 				in = append(in, k)
 			}
 		}
@@ -157,7 +157,7 @@ func TestShardKeepsRepositoriesWhole(t *testing.T) {
 			t.Fatalf("%s/README.md is in shards %v", repo, in)
 		}
 		for _, p := range []string{"src/a.py", "docs/x.md", "z"} {
-			if !(shard{in[0], n}).has(repo, p) {
+			if !(shard{k: in[0], n: n, byRepo: true}).has(repo, p) {
 				t.Errorf("%s:%s is not in shard %d with %s:README.md", repo, p, in[0], repo)
 			}
 		}
