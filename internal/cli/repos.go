@@ -291,14 +291,20 @@ func shownTop(p, top string) string {
 // take its files too. (Inside a git repository, a nested one is skipped,
 // as git does.)
 func checkNesting(listed []*listedRepo) error {
-	for _, outer := range listed {
-		if !outer.plain {
-			continue
+	plain := map[string]bool{}
+	for _, l := range listed {
+		if l.plain {
+			plain[l.rebase.Root()] = true
 		}
-		for _, inner := range listed {
-			o, i := outer.rebase.Root(), inner.rebase.Root()
-			if inner != outer && strings.HasPrefix(i, o+string(filepath.Separator)) {
-				return usageError("%s lies inside %s, a folder outside git listed as a repository: its files would be in both; list the folders beside it instead", quoteName(i), quoteName(o))
+	}
+	if len(plain) == 0 {
+		return nil
+	}
+	for _, l := range listed {
+		inner := l.rebase.Root()
+		for dir := filepath.Dir(inner); dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+			if plain[dir] {
+				return usageError("%s lies inside %s, a folder outside git listed as a repository: its files would be in both; list the folders beside it instead", quoteName(inner), quoteName(dir))
 			}
 		}
 	}
