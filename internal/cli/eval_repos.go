@@ -28,7 +28,11 @@ func runEvalRepos(cmd *cobra.Command, o *evalOptions, args []string, s Streams) 
 		worst = &exitError{code: ExitUnreadable}
 	}
 	for i, src := range sources {
-		opt, err := o.options(cmd, []string{src.rebase.Root()})
+		path := src.rebase.Root() // the repository: several paths of it listed
+		if len(src.roots) == 1 {
+			path = src.roots[0] // a folder of it listed: eval measures the files under it
+		}
+		opt, err := o.options(cmd, []string{path})
 		if err != nil {
 			return err // a flag's mistake is every repository's
 		}
