@@ -27,25 +27,29 @@ add() {
   for d in "$@"; do
     # Absolute: the array's tasks run in another folder (a list's relative paths are
     # relative to the folder castchunk runs in, as --files-from's).
-    [ -d "$d" ] && printf '%s\t%s/%s\n' "$(realpath "$d")" "$prefix" "$(basename "$d")" >>"$list"
+    if [ -d "$d" ]; then
+      printf '%s\t%s/%s\n' "$(realpath "$d")" "$prefix" "$(basename "$d")" >>"$list"
+    fi
   done
 }
 
 goroot=$(go env GOROOT 2>/dev/null || true)
 if [ -d "$goroot/src" ]; then add go "$goroot"/src/*/; else echo "repos-figures: no Go source tree" >&2; fi
 py=""
-for d in /usr/lib/python3.[0-9]*; do [ -f "$d/os.py" ] && py=$d; done
+while read -r d; do [ -f "$d/os.py" ] && py=$d; done < <(printf '%s\n' /usr/lib/python3.[0-9]* | sort -V)
 if [ -n "$py" ]; then add python "$py"/*/; else echo "repos-figures: no Python standard library" >&2; fi
 zip=""
 for z in /usr/lib/jvm/*/lib/src.zip; do [ -f "$(readlink -f "$z")" ] && zip=$z; done
 if [ -n "$zip" ]; then
-  [ -d "$dir/jdk" ] || { mkdir -p "$dir/jdk" && unzip -q "$zip" -d "$dir/jdk"; }
+  if ! [ -d "$dir/jdk" ]; then # unzipped aside, then moved: an interrupted unzip is not reused
+    rm -rf "$dir/jdk.part" && unzip -q "$zip" -d "$dir/jdk.part" && mv "$dir/jdk.part" "$dir/jdk"
+  fi
   add jdk "$dir"/jdk/*/
 else
   echo "repos-figures: no JDK src.zip" >&2
 fi
 if [ -d bench/corpus/npm ]; then add npm bench/corpus/npm/*/; else echo "repos-figures: no bench/corpus/npm (make corpus)" >&2; fi
 
-echo "repos-figures: $(wc -l <"$list") repositories in $list ($(cut -f1 "$list" | xargs du -scm 2>/dev/null | tail -1 | cut -f1) MB on disk)" >&2
+echo "repos-figures: $(wc -l <"$list") repositories in $list ($(cut -f1 "$list" | tr '\n' '\0' | xargs -0 du -scm 2>/dev/null | tail -1 | cut -f1) MB on disk)" >&2
 SLURM_CHECK_PARTS=list SLURM_CHECK_LIST=$list SLURM_CHECK_TIMEOUT=${SLURM_CHECK_TIMEOUT:-3600} \
   exec scripts/slurm-check.sh "$bin"

@@ -18,8 +18,8 @@
 #   4. a lost shard: a repository of the list gone, the tasks fail (status 3), the merge
 #      job is cancelled (its afterok never met) and the previous output stays.
 #
-# Usage: scripts/slurm-check.sh [BIN]  (default bin/castchunk). Needs root or sudo the
-# first time: cluster.sh installs munge and Slurm with apt-get. The cluster and its
+# Usage: scripts/slurm-check.sh [BIN]  (default bin/castchunk). Needs root: cluster.sh
+# installs munge and Slurm with apt-get, and the daemons run as root (SlurmUser=root). The cluster and its
 # files live in a temporary folder, removed on success and kept (its path printed) on
 # failure; SLURM_CHECK_KEEP=1 keeps it always. The daemons are stopped on any exit.
 # SLURM_CHECK_TIMEOUT: the seconds an array and its merge may take (default 300).
@@ -35,6 +35,9 @@ top=$PWD
 bin=${1:-bin/castchunk}
 case $bin in /*) ;; *) bin=$top/$bin ;; esac
 [ -x "$bin" ] || { echo "slurm-check: $bin is missing: make build first (make slurm-check does)" >&2; exit 1; }
+case $bin in
+  *,*) echo "slurm-check: $bin: a comma in the binary's path cannot pass through sbatch --export" >&2; exit 2 ;;
+esac
 repo_shards=${REPO_SHARDS:-3}
 tree_shards=${TREE_SHARDS:-4}
 timeout=${SLURM_CHECK_TIMEOUT:-300}

@@ -62,7 +62,9 @@ func newChunkCmd(s Streams) *cobra.Command {
 		Use:   "chunk [PATH...]",
 		Short: "Chunk files and folders into JSON Lines on stdout",
 		Long: `Chunk every supported file under the given files and folders (default: the
-current folder) and print one JSON object per chunk, files in path order.
+current folder) and print one JSON object per chunk, files in path order (by
+repository, then path, when the run names repositories: --repo, --repos-from,
+or paths in several git repositories).
 A PATH of - reads one file from standard input (give --lang, or a
 --stdin-path with a known extension; .ipynb reads a notebook).
 
@@ -115,7 +117,7 @@ The record format and the exit statuses: see 'castchunk --help'.`,
 	f.BoolVar(&o.noProgress, "no-progress", false, "never show the progress bar (it shows only when stderr is a terminal and the records go elsewhere)")
 	f.StringVar(&o.cacheDir, "cache", os.Getenv(cacheEnv), "remember chunks in `DIR` and reuse them for unchanged files (default $"+cacheEnv+")")
 	f.StringVar(&o.cacheMax, "cache-max-size", "256MiB", "prune the cache to `SIZE` after a run, least recently used entries first")
-	f.StringVar(&o.shard, "shard", "", "chunk only shard `K/N` (1 <= K <= N): the files whose path hashes to it (with several repositories, whose repository's name does)")
+	f.StringVar(&o.shard, "shard", "", "chunk only shard `K/N` (1 <= K <= N): the files whose path hashes to it (with --repos-from or several repositories as arguments, whose repository's name does)")
 	f.BoolVar(&o.context, "context", false, "add each chunk's scope (the definitions around its start) and the definitions it holds")
 	f.StringVar(&o.repo, "repo", "", "name the repository chunked `NAME`: every record carries it in repo, and its id covers it (several repositories as arguments are named by their top folders' names)")
 	f.StringVar(&o.reposFrom, "repos-from", "", "chunk the repositories listed in `FILE` (- for stdin), one path a line, or PATH, a tab, NAME; each record carries its repository's name, its path relative to the repository's top")
@@ -280,7 +282,7 @@ func (o *chunkOptions) paths(cmd *cobra.Command, cfg *chunkConfig, args []string
 		// A --files-from list of several repositories' files stays one tree
 		// (relative to the current folder's), as it always was.
 		if o.repo != "" {
-			return usageError("--repo names one repository, and the paths lie in several: list them with --repos-from, or let each be named by its folder (drop --repo)")
+			return usageError("--repo names one repository, and the paths lie in several: chunk each with its own --repo, or list them with --repos-from")
 		}
 		if err := allInGit(cfg.roots); err != nil {
 			return err

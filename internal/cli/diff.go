@@ -43,12 +43,14 @@ one of them from stdin) chunk by chunk and print one JSON object per change:
                        replaces the old labels (its text, hence its
                        embedding, is the same)
   {"op":"delete","id":"…","path":"…"}
-                       a chunk of OLD that NEW lacks
+                       a chunk of OLD that NEW lacks ("repo":"…" before
+                       "path" when the records name repositories)
 
 Nothing is printed for unchanged chunks. A chunk is unchanged when its id,
 language, host_language and languages are: the id sums up the path and the
 content, so a chunk whose text moved down the file keeps it, and an edited
-one gets a new one. Changes come file by file in path order, deletions first.
+one gets a new one. Changes come file by file in path order (by repository,
+then path, when the records name repositories), deletions first.
 Memory is bounded by the largest file's records, not by the outputs.
 
 The mass-delete guard: diff refuses to print any change (nothing on stdout,
@@ -73,6 +75,15 @@ plain backstop: it refuses when NEW has no records and OLD has some, or
 when diff would delete more than --max-delete of OLD's chunks (given
 explicitly, --max-delete applies in git too). A deliberate rebuild or
 removal: --allow-mass-delete.
+
+An index of many repositories (records with repo): --repos-from FILE, the
+list chunk read, has git asked in each repository's checkout; a repository
+the list no longer names has left the index (its chunks are deletions, up
+to --max-delete of OLD's), and one it still names of which NEW has no
+record (an empty or failed checkout), or which NEW's manifest says could
+not be read, refuses the diff. Without the list, the checkout diff runs in
+speaks only for the records of the repository named as its top folder is,
+and a repository lost whole refuses the diff too.
 
 To decide before printing, diff reads both inputs twice (a counting pass,
 then the changes); an input that is not a regular file (-, a FIFO, <(…))
@@ -138,6 +149,10 @@ func runDiff(ctx context.Context, o *diffOptions, args []string, s Streams) erro
 		refused = &exitError{code: ExitMassDelete, err: refused}
 	} else if !guard.Applies() || o.maxDeleteSet { // outside git, --max-delete is the backstop
 		refused = massDelete(st, ins[0].display, ins[1].display, limit)
+	}
+	if left, old := guard.LeftList(); refused == nil && float64(left)*100 > limit*float64(old) {
+		refused = &exitError{code: ExitMassDelete, err: fmt.Errorf("diff: the repositories --repos-from no longer lists hold %d of OLD's %d chunks (%s), more than --max-delete %s: refusing (a list cut short?); give --allow-mass-delete to delete them",
+			left, old, formatPercent(float64(left)*100/float64(old)), formatPercent(limit))}
 	}
 	if refused != nil {
 		out.Abort() // nothing was written: -o FILE stays as it was

@@ -166,6 +166,9 @@ func severalRepos(paths []string) bool {
 // tree, only a list can say.
 func allInGit(paths []string) error {
 	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			continue // a wrong path: the run names it, status 3
+		}
 		if top, err := walk.GitTop(p); err == nil && top == "" {
 			return usageError("%s lies outside git, beside paths in several git repositories: list the repositories with --repos-from (a folder outside git is a repository of its own there)", quoteName(p))
 		}
@@ -331,7 +334,7 @@ func checkNames(sources []source, missing []missingRepo) error {
 }
 
 func sameName(a, b, name string) error {
-	return usageError("%s and %s are both named %q: name them in a --repos-from list (PATH, a tab, NAME)", quoteName(a), quoteName(b), name)
+	return usageError("%s and %s are both named %q: give each its own name in a --repos-from list (PATH, a tab, NAME)", quoteName(a), quoteName(b), name)
 }
 
 // errText is err without the path an *fs.PathError adds (the message

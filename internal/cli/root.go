@@ -260,12 +260,13 @@ Exit status: 0 all good; 1 failure (chunk: also when some files failed, each
 named and left out, the others written, and when nothing was chunked unless
 --allow-empty; eval: no query kept); 2 usage error; 3 some inputs could not
 be read (a wrong path: an argument that names nothing, even when it is the
-only one), or a file named as an argument was left out (chunk: the others'
-output written); 4 chunk: every file written, but a grammar failed on some,
-chunked with sliding windows; 5 diff refused by its guard (a file the
-repository still has is missing from NEW; outside git, most of the index
-deleted; --allow-mass-delete); 130 interrupted; 134 a crash (the Go
-runtime's fatal error).`,
+only one; a listed repository that cannot be read or holds no file), or a
+file named as an argument was left out (chunk: the others' output written);
+4 chunk: every file written, but a grammar failed on some, chunked with
+sliding windows; 5 diff refused by its guard (a file the repository still
+has is missing from NEW; outside git, most of the index deleted; a
+repository lost whole or not read; --allow-mass-delete); 130 interrupted;
+134 a crash (the Go runtime's fatal error).`,
 		Version:       versionLine(),
 		SilenceUsage:  true,
 		SilenceErrors: true,

@@ -162,6 +162,10 @@ func runVerify(ctx context.Context, o *verifyOptions, args []string, s Streams) 
 	v.Finish()
 	tellMissing(out, missing, v.Files, v.Root, v.Roots != nil)
 	tellHeaders(out, v.Explained)
+	if v.Repo != "" && v.Records == 0 {
+		v.Problems++ // a misspelt name must not verify nothing and pass
+		out.println(fmt.Sprintf("no record names repository %q: give the name chunk wrote in repo", v.Repo))
+	}
 	summary := fmt.Sprintf("verified %d records of %d files: %d problems", v.Records, v.Files, v.Problems)
 	if v.Repo != "" {
 		summary = fmt.Sprintf("verified %d records of %d files of repository %q: %d problems (%d records of other repositories skipped)", v.Records, v.Files, v.Repo, v.Problems, v.Skipped)

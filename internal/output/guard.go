@@ -129,6 +129,14 @@ type Guard struct {
 	repos    map[string]*Repo
 	newRepos map[string]bool // the repositories NEW's records name
 	oldRepos map[string]bool // the repositories OLD's records name
+	cwdName  string          // the name of the checkout diff runs in: its top folder's
+	// leftChunks are OLD's chunks of the repositories the list no longer
+	// names, oldChunks all of OLD's: a list cut short must not empty the
+	// index unnoticed (LeftList).
+	leftChunks, oldChunks int
+	// unreadRepos are the repositories NEW's manifest says its run could
+	// not read (path ".", unreadable), by name.
+	unreadRepos map[string]bool
 	// unknown, when not "", is an entry of the list whose repository
 	// cannot be told (unreadable, and not named by the list): a
 	// repository the list seems not to name may be that one.
@@ -145,7 +153,16 @@ type Guard struct {
 // with NEW's manifest when given (nil) and the checkouts of an index's
 // repositories by name when given (nil).
 func NewGuard(repo *Repo, manifest map[string]string, repos map[string]*Repo) *Guard {
-	return &Guard{repo: repo, manifest: manifest, repos: repos, newRepos: map[string]bool{}, oldRepos: map[string]bool{}}
+	g := &Guard{repo: repo, manifest: manifest, repos: repos, newRepos: map[string]bool{}, oldRepos: map[string]bool{}, unreadRepos: map[string]bool{}}
+	if repo != nil {
+		g.cwdName = filepath.Base(repo.Top)
+	}
+	for key, status := range manifest {
+		if name, ok := strings.CutSuffix(key, "\x00."); ok && status == plan.Unreadable.String() {
+			g.unreadRepos[name] = true
+		}
+	}
+	return g
 }
 
 // Unknown tells the guard that the list holds an entry whose repository
@@ -165,8 +182,16 @@ func ManifestKey(repo, path string) string {
 // checkout is the git evidence for file fc: the checkout of its
 // repository (nil when it cannot be read) and whether the evidence knows
 // the repository at all (with repos, one the list names).
+//
+// Without the list, the checkout diff runs in speaks for the records of
+// no repository or of the one named as its top folder is (a CI job's
+// checkout of repository one, chunked with --repo one): the records of
+// another repository with the same paths must not read its git.
 func (g *Guard) checkout(fc stream.FileChange) (*Repo, bool) {
 	if g.repos == nil {
+		if fc.Repo != "" && fc.Repo != g.cwdName {
+			return nil, false
+		}
 		return g.repo, g.repo != nil
 	}
 	r, ok := g.repos[fc.Repo]
@@ -197,6 +222,10 @@ func ReadManifest(r io.Reader, name string) (map[string]string, error) {
 
 // File weighs one file of the diff.
 func (g *Guard) File(fc stream.FileChange) {
+	g.oldChunks += fc.Old
+	if fc.Old > 0 {
+		g.oldRepos[fc.Repo] = true
+	}
 	if fc.New > 0 {
 		g.newFiles++
 		g.newRepos[fc.Repo] = true
@@ -207,8 +236,8 @@ func (g *Guard) File(fc stream.FileChange) {
 		}
 		return
 	}
-	if fc.Old > 0 {
-		g.oldRepos[fc.Repo] = true
+	if fc.New == 0 && fc.Old > 0 && g.unreadRepos[fc.Repo] {
+		return // its repository could not be read: Refusal names it
 	}
 	r, known := g.checkout(fc)
 	if fc.Old == 0 || g.repos == nil && r == nil {
@@ -220,6 +249,7 @@ func (g *Guard) File(fc stream.FileChange) {
 		why = "its repository may be the list's " + Quote(g.unknown) + ", which cannot be read"
 	case !known:
 		g.deleted++ // a repository the list no longer names: its files left the index
+		g.leftChunks += fc.Old
 	case r == nil:
 		why = "its repository's checkout cannot be read"
 	default:
@@ -317,6 +347,10 @@ func (g *Guard) Applies() bool {
 
 // Refusal is why the guard refuses a diff: nil when it lets it through.
 func (g *Guard) Refusal(oldName, newName string) error {
+	if unread := g.unread(); len(unread) > 0 {
+		return fmt.Errorf("diff: NEW's run could not read %s (its manifest says so), of which OLD (%s) has records: refusing to delete them (chunk it again once it can be read; --allow-mass-delete to delete its chunks anyway)",
+			strings.Join(unread, ", "), oldName)
+	}
 	if emptied := g.emptied(); len(emptied) > 0 {
 		return fmt.Errorf("diff: NEW (%s) has no record of %s, which OLD (%s) has and the list still names: an empty or failed checkout? refusing (chunk it again; drop it from the list if it left the index; --allow-mass-delete to delete its chunks anyway)",
 			newName, strings.Join(emptied, ", "), oldName)
@@ -331,20 +365,43 @@ func (g *Guard) Refusal(oldName, newName string) error {
 		g.where(), g.deleted, g.onPurpose)
 }
 
-// emptied names the repositories the list names (diff --repos-from) of
-// which OLD has records and NEW none: a repository whose every file is
-// gone is far likelier a failed checkout than a deleted project, whatever
-// git's evidence says.
+// emptied names the repositories of which OLD has records and NEW none,
+// unless the list (diff --repos-from) no longer names them: a repository
+// whose every file is gone is far likelier a failed checkout or a run
+// that missed it than a deleted project, whatever git's evidence says.
+// Leaving the list is how a repository leaves the index.
 func (g *Guard) emptied() []string {
 	var names []string
 	for name := range g.oldRepos {
-		if _, listed := g.repos[name]; listed && name != "" && !g.newRepos[name] {
+		if name == "" || g.newRepos[name] {
+			continue
+		}
+		if _, listed := g.repos[name]; g.repos != nil && !listed && g.unknown == "" {
+			continue // it left the list
+		}
+		names = append(names, Quote(name))
+	}
+	slices.Sort(names)
+	return names
+}
+
+// unread names the repositories NEW's manifest says its run could not
+// read, of which OLD has records.
+func (g *Guard) unread() []string {
+	var names []string
+	for name := range g.unreadRepos {
+		if g.oldRepos[name] {
 			names = append(names, Quote(name))
 		}
 	}
 	slices.Sort(names)
 	return names
 }
+
+// LeftList is OLD's chunks of the repositories the list no longer names,
+// and all of OLD's chunks: diff holds the first to --max-delete, so a list
+// cut short cannot empty the index unnoticed.
+func (g *Guard) LeftList() (left, old int) { return g.leftChunks, g.oldChunks }
 
 // where names the checkouts git was asked in, for messages.
 func (g *Guard) where() string {

@@ -38,6 +38,9 @@ node=$(hostname -s)
 conf=$state/etc/slurm.conf
 socket=$state/munge/munge.socket.2
 # A Unix socket's path is at most 107 bytes.
+case $state in
+  *[[:space:],#=]*) echo "cluster.sh: STATE_DIR holds white space, a comma, # or =, which slurm.conf cannot hold: $state" >&2; exit 2 ;;
+esac
 [ ${#socket} -le 100 ] || { echo "cluster.sh: STATE_DIR is too long for munge's socket ($socket): choose a shorter one" >&2; exit 2; }
 
 log() { echo "cluster.sh: $*" >&2; }
