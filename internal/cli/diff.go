@@ -26,12 +26,8 @@ type diffOptions struct {
 	maxDelete       string
 }
 
-func newDiffCmd(s Streams) *cobra.Command {
-	o := &diffOptions{}
-	cmd := &cobra.Command{
-		Use:   "diff OLD NEW",
-		Short: "Stream the chunks added and deleted between two outputs of chunk",
-		Long: `Compare two outputs of castchunk chunk (JSON Lines, in path order; - reads
+// diffLong is diff's --help.
+const diffLong = `Compare two outputs of castchunk chunk (JSON Lines, in path order; - reads
 one of them from stdin) chunk by chunk and print one JSON object per change:
 
   {"op":"add",...}     a chunk of NEW that OLD lacks: its whole record,
@@ -92,7 +88,14 @@ is copied to a temporary file as the first pass reads it, unlinked at once.
 Exit status: 0 when the inputs were read through (whatever the changes);
 1 when an input holds a line that is not a record, or is not in path
 order, or git fails; 2 usage error; 3 an input cannot be opened; 5 refused
-by the mass-delete guard; 130 interrupted.`,
+by the mass-delete guard; 130 interrupted.`
+
+func newDiffCmd(s Streams) *cobra.Command {
+	o := &diffOptions{}
+	cmd := &cobra.Command{
+		Use:   "diff OLD NEW",
+		Short: "Stream the chunks added and deleted between two outputs of chunk",
+		Long:  diffLong,
 		Example: `  castchunk chunk -o new.jsonl . && castchunk diff old.jsonl new.jsonl > changes.jsonl
   castchunk diff --stats old.jsonl new.jsonl | jq -r 'select(.op == "delete") | .id'
   castchunk diff --manifest files.jsonl old.jsonl new.jsonl   # NEW's manifest: files left out on purpose
