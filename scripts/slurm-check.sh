@@ -197,6 +197,13 @@ local_run() {
   esac
 }
 
+# same_as_local WHAT OUT OUTPUT MANIFEST: the merge job's output and manifest in OUT are
+# the local run's, byte for byte.
+same_as_local() {
+  same "$1: merged output vs local run" "$2/chunks.jsonl" "$3"
+  same "$1: merged manifest vs local manifest" "$2/manifest.jsonl" "$4"
+}
+
 # same WHAT A B: byte for byte, else the first difference.
 same() {
   if ! cmp "$2" "$3"; then
@@ -373,8 +380,7 @@ if [[ $parts == *" repos "* ]]; then
   run_shards repos "$repo_shards" "$work/out-repos" "$work/cache-repos" "$work/changes-1.jsonl" --repos-from "$list"
 
   t=$(now)
-  same "repos: merged output vs local run" "$work/out-repos/chunks.jsonl" "$work/local-repos.jsonl"
-  same "repos: merged manifest vs local manifest" "$work/out-repos/manifest.jsonl" "$work/local-repos-manifest.jsonl"
+  same_as_local repos "$work/out-repos" "$work/local-repos.jsonl" "$work/local-repos-manifest.jsonl"
   # The first run's diff (OLD empty) adds every chunk.
   [ "$(jq -r .op "$work/changes-1.jsonl" | sort | uniq -c | awk '{ print $2, $1 }')" = "add $(wc -l <"$work/local-repos.jsonl")" ] ||
     fail "repos: the first diff is not every chunk added"
@@ -396,8 +402,7 @@ if [[ $parts == *" tree "* ]]; then
   run_shards tree "$tree_shards" "$work/out-tree" "$work/cache-tree" "$work/changes-tree.jsonl" "$tree"
 
   t=$(now)
-  same "tree: merged output vs local run" "$work/out-tree/chunks.jsonl" "$work/local-tree.jsonl"
-  same "tree: merged manifest vs local manifest" "$work/out-tree/manifest.jsonl" "$work/local-tree-manifest.jsonl"
+  same_as_local tree "$work/out-tree" "$work/local-tree.jsonl" "$work/local-tree-manifest.jsonl"
   phase "tree: compare" "$t"
 fi
 
@@ -423,8 +428,7 @@ EOF
   run_shards update "$repo_shards" "$work/out-repos" "$work/cache-repos" "$work/changes-2.jsonl" --repos-from "$list"
 
   t=$(now)
-  same "update: merged output vs local run" "$work/out-repos/chunks.jsonl" "$work/local-repos-2.jsonl"
-  same "update: merged manifest vs local manifest" "$work/out-repos/manifest.jsonl" "$work/local-repos-manifest-2.jsonl"
+  same_as_local update "$work/out-repos" "$work/local-repos-2.jsonl" "$work/local-repos-manifest-2.jsonl"
   changes=$work/changes-2.jsonl
   [ -s "$changes" ] || fail "update: the diff is empty"
   # Which files the changes touch: the edited file (deletes and adds) and the deleted
@@ -466,7 +470,7 @@ if [[ $parts == *" list "* ]]; then
   for n in ${SLURM_CHECK_TASKS:-1 2 4}; do
     run_shards "list-$n" "$n" "$work/out-list-$n" "$work/cache-list-$n" "$work/changes-list-$n.jsonl" --repos-from "$ext_list"
     t=$(now)
-    same "list: merged output of $n tasks vs local run" "$work/out-list-$n/chunks.jsonl" "$work/local-list.jsonl"
+    same_as_local "list-$n" "$work/out-list-$n" "$work/local-list.jsonl" "$work/local-list-manifest.jsonl"
     phase "list-$n: compare" "$t"
     t=$(now)
     "$bin" merge -o "$work/remerged-$n.jsonl" $(seq -f "$work/out-list-$n/chunks-%g.jsonl" 1 "$n")
